@@ -1,0 +1,78 @@
+/**
+ * gRPC status codes and the HTTP status grpc-gateway pairs with each
+ * (api-surface.md §0.6). Shared by the gateway and the v1 emulator because
+ * both speak grpc-gateway's conventions on the wire.
+ */
+export const Code = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+
+export type CodeName = keyof typeof Code;
+export type CodeNumber = (typeof Code)[CodeName];
+
+const NAMES = Object.fromEntries(Object.entries(Code).map(([name, code]) => [code, name])) as Record<number, CodeName>;
+
+const HTTP_STATUS: Record<CodeNumber, number> = {
+  0: 200,
+  1: 499,
+  2: 500,
+  3: 400,
+  4: 504,
+  5: 404,
+  6: 409,
+  7: 403,
+  8: 429,
+  9: 400,
+  10: 409,
+  11: 400,
+  12: 501,
+  13: 500,
+  14: 503,
+  15: 500,
+  16: 401,
+};
+
+export function isCode(value: unknown): value is CodeNumber {
+  return typeof value === 'number' && Number.isInteger(value) && value in NAMES;
+}
+
+export function codeName(code: CodeNumber): CodeName {
+  return NAMES[code] ?? 'UNKNOWN';
+}
+
+export function httpStatusFor(code: CodeNumber): number {
+  return HTTP_STATUS[code] ?? 500;
+}
+
+/** The code grpc-gateway would report for an HTTP status that carried no readable body. */
+export function codeForHttpStatus(status: number): CodeNumber {
+  switch (status) {
+    case 400: return Code.INVALID_ARGUMENT;
+    case 401: return Code.UNAUTHENTICATED;
+    case 403: return Code.PERMISSION_DENIED;
+    case 404: return Code.NOT_FOUND;
+    case 409: return Code.ABORTED;
+    case 429: return Code.RESOURCE_EXHAUSTED;
+    case 499: return Code.CANCELLED;
+    case 501: return Code.UNIMPLEMENTED;
+    case 503: return Code.UNAVAILABLE;
+    case 504: return Code.DEADLINE_EXCEEDED;
+    default: return status >= 500 ? Code.INTERNAL : Code.UNKNOWN;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * UIDP: the hierarchical ids of the platform (facts: api-surface.md §0.3).
+ * A root UID is 20 random bytes as 40 lowercase hex characters; every further
+ * segment is 8 random bytes as 16 hex characters, joined POSIX-path style.
+ */
+import { randomBytes } from 'node:crypto';
+
+const UIDP_PATTERN = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
+
+export function isUidp(value: string): boolean {
+  return UIDP_PATTERN.test(value);
+}
+
+export function newRootUid(): string {
+  return randomBytes(20).toString('hex');
+}
+
+export function newChildUid(parent: string): string {
+  return `${parent}/${randomBytes(8).toString('hex')}`;
+}
+
+/** The parent of a UIDP; a root UIDP's parent is "/". */
+export function parentOf(uidp: string): string {
+  const cut = uidp.lastIndexOf('/');
+  return cut < 0 ? '/' : uidp.slice(0, cut);
+}
+
+export function isInRoot(uidp: string): boolean {
+  return !uidp.includes('/');
+}
+
+/** Strict ancestry: `child` lies somewhere below `ancestor`. */
+export function isDescendantOf(child: string, ancestor: string): boolean {
+  return child.startsWith(`${ancestor}/`);
+}
+
+export function isChildOf(child: string, parent: string): boolean {
+  return parentOf(child) === parent;
+}
