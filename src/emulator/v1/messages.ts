@@ -1,0 +1,281 @@
+/**
+ * The v1 messages this emulator serves, transcribed from the chainguard-dev/sdk
+ * protos summarised in api-surface.md §1-4 and §8. Field order follows the
+ * proto declarations; JSON names are protojson's defaults except where a
+ * `json_name` says otherwise (Repo.sync_config).
+ */
+import { enumeration, field, message, type FieldDef, type MessageDef } from './protojson.ts';
+
+// ---------------------------------------------------------------- enums
+
+export const ORG_KIND = enumeration('OrgKind', [
+  'ORG_KIND_UNSPECIFIED',
+  'ORG_KIND_STARTER',
+  'ORG_KIND_CUSTOMER',
+  'ORG_KIND_DEV',
+  'ORG_KIND_INFRA',
+  'ORG_KIND_AWS_MARKETPLACE',
+]);
+
+export const ORG_STATUS = enumeration('OrgStatus', [
+  'ORG_STATUS_UNSPECIFIED',
+  'ORG_STATUS_INITIALIZING',
+  'ORG_STATUS_READY',
+  'ORG_STATUS_SUSPENDED',
+]);
+
+export const SERVICE_PRINCIPAL = enumeration('ServicePrincipal', [
+  'UNKNOWN',
+  'COSIGNED',
+  'INGESTER',
+  'CATALOG_SYNCER',
+  'APKO_BUILDER',
+  'ENTITLEMENT_SYNCER',
+  'TENANT_SCANNER',
+  'SEDIMENTOLOGY',
+  'SKILLUP',
+  'MATERIALIZER',
+  'MICROFLOW',
+  'GUARDENER',
+  'MICROVM',
+  'SKILLS',
+]);
+
+/** Numbers 1-3 are reserved (the retired FREE/STANDARD/PREMIUM tiers). */
+export const CATALOG_TIER = enumeration('CatalogTier', {
+  UNKNOWN: 0,
+  APPLICATION: 4,
+  BASE: 5,
+  FIPS: 6,
+  AI: 7,
+  DEVTOOLS: 8,
+  COMMERCIAL: 9,
+});
+
+// ---------------------------------------------------------------- common
+
+export const UIDP_FILTER = message('chainguard.platform.common.UIDPFilter', [
+  field('ancestors_of', 'string'),
+  field('descendants_of', 'string'),
+  field('children_of', 'string'),
+  field('in_root', 'bool'),
+  field('ids', 'string', { card: 'repeated' }),
+]);
+
+// ---------------------------------------------------------------- iam: Group
+
+const GROUP_FIELDS: readonly FieldDef[] = [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('description', 'string'),
+  field('resource_limits', 'int32', { card: 'map' }),
+  field('verified', 'bool'),
+  field('kind', ORG_KIND),
+  field('status', ORG_STATUS),
+];
+
+/** The public v1 Group: what request bodies are decoded against. */
+export const GROUP = message('chainguard.platform.iam.Group', GROUP_FIELDS);
+
+/**
+ * The Group this emulator emits by default. The public message has no
+ * timestamps; the project decided to emit them anyway (EmulatorOptions
+ * `omitGroupTimestamps` switches back to the public shape).
+ */
+export const GROUP_WITH_TIMESTAMPS = message('chainguard.platform.iam.Group', [
+  ...GROUP_FIELDS,
+  field('created_at', 'timestamp'),
+  field('updated_at', 'timestamp'),
+]);
+
+export const GROUP_FILTER = message('chainguard.platform.iam.GroupFilter', [
+  field('id', 'string'),
+  field('uidp', UIDP_FILTER),
+  field('name', 'string'),
+]);
+
+// ---------------------------------------------------------------- iam: Identity
+
+export const CLAIM_MATCH = message('chainguard.platform.iam.Identity.ClaimMatch', [
+  field('issuer', 'string', { oneof: 'iss' }),
+  field('issuer_pattern', 'string', { oneof: 'iss' }),
+  field('subject', 'string', { oneof: 'sub' }),
+  field('subject_pattern', 'string', { oneof: 'sub' }),
+  field('audience', 'string', { oneof: 'aud' }),
+  field('audience_pattern', 'string', { oneof: 'aud' }),
+  field('claims', 'string', { card: 'map' }),
+  field('claim_patterns', 'string', { card: 'map' }),
+]);
+
+export const STATIC_KEYS = message('chainguard.platform.iam.Identity.StaticKeys', [
+  field('issuer', 'string'),
+  field('subject', 'string'),
+  field('issuer_keys', 'string'),
+  field('expiration', 'timestamp'),
+  field('audiences', 'string', { card: 'repeated' }),
+]);
+
+export const AWS_IDENTITY = message('chainguard.platform.iam.Identity.AWSIdentity', [
+  field('aws_account', 'string'),
+  field('arn', 'string', { oneof: 'aws_arn' }),
+  field('arn_pattern', 'string', { oneof: 'aws_arn' }),
+  field('user_id', 'string', { oneof: 'aws_user_id' }),
+  field('user_id_pattern', 'string', { oneof: 'aws_user_id' }),
+]);
+
+export const IDENTITY = message('chainguard.platform.iam.Identity', [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('description', 'string'),
+  field('created_at', 'timestamp'),
+  field('updated_at', 'timestamp'),
+  field('last_seen', 'timestamp'),
+  field('claim_match', CLAIM_MATCH, { oneof: 'relationship' }),
+  field('static', STATIC_KEYS, { oneof: 'relationship' }),
+  field('service_principal', SERVICE_PRINCIPAL, { oneof: 'relationship' }),
+  field('aws_identity', AWS_IDENTITY, { oneof: 'relationship' }),
+]);
+
+export const IDENTITY_FILTER = message('chainguard.platform.iam.IdentityFilter', [
+  field('uidp', UIDP_FILTER),
+  field('id', 'string'),
+]);
+
+export const LOOKUP_REQUEST = message('chainguard.platform.iam.LookupRequest', [
+  field('issuer', 'string'),
+  field('subject', 'string'),
+]);
+
+// ---------------------------------------------------------------- iam: Role
+
+export const ROLE = message('chainguard.platform.iam.Role', [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('description', 'string'),
+  field('capabilities', 'string', { card: 'repeated' }),
+]);
+
+export const ROLE_FILTER = message('chainguard.platform.iam.RoleFilter', [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('parent', 'string'),
+  field('uidp', UIDP_FILTER),
+]);
+
+// ---------------------------------------------------------------- iam: RoleBinding
+
+export const ROLE_BINDING = message('chainguard.platform.iam.RoleBinding', [
+  field('id', 'string'),
+  field('identity', 'string'),
+  field('group', 'string'),
+  field('role', 'string'),
+]);
+
+/** `RoleBindingList.Binding`, the list-row shape (trap 8). */
+export function bindingRow(group: MessageDef): MessageDef {
+  return message('chainguard.platform.iam.RoleBindingList.Binding', [
+    field('id', 'string'),
+    field('group', group),
+    field('identity', 'string'),
+    field('role', ROLE),
+    field('email', 'string'),
+    field('claim_match_issuer', 'string'),
+    field('claim_match_subject', 'string'),
+    field('created_at', 'timestamp'),
+    // A string (the unverified address), not a flag.
+    field('email_unverified', 'string'),
+  ]);
+}
+
+export const ROLE_BINDING_FILTER = message('chainguard.platform.iam.RoleBindingFilter', [
+  field('id', 'string'),
+  field('uidp', UIDP_FILTER),
+]);
+
+// ---------------------------------------------------------------- registry: Repo
+
+export const SYNC_CONFIG = message('chainguard.platform.registry.SyncConfig', [
+  field('source', 'string'),
+  field('unique_tags', 'bool'),
+  field('expiration', 'timestamp'),
+  field('google', 'string'),
+  field('amazon', 'string'),
+  field('azure', 'string'),
+  field('sync_apks', 'bool'),
+  field('apko_overlay', 'string'),
+  field('grace_period', 'bool'),
+]);
+
+const NAMED_CONTENT = (name: string): MessageDef =>
+  message(name, [field('name', 'string'), field('content', 'string')]);
+
+const IMAGE_CONTENTS = message('chainguard.platform.registry.ImageContents', [
+  field('packages', 'string', { card: 'repeated' }),
+  field('runtime_repositories', 'string', { card: 'repeated' }),
+  field('runtime_keyring', NAMED_CONTENT('chainguard.platform.registry.ImageContents.RuntimeKeyringEntry'), { card: 'repeated' }),
+]);
+
+const APKO_ACCOUNTS = message('chainguard.platform.registry.ApkoConfig.Accounts', [
+  field(
+    'groups',
+    message('chainguard.platform.registry.ApkoConfig.Accounts.Group', [
+      field('gid', 'uint32'),
+      field('group_name', 'string'),
+      field('members', 'string', { card: 'repeated' }),
+    ]),
+    { card: 'repeated' },
+  ),
+  field(
+    'users',
+    message('chainguard.platform.registry.ApkoConfig.Accounts.User', [
+      field('uid', 'uint32'),
+      field('user_name', 'string'),
+      field('gid', 'uint32', { optional: true }),
+      field('group_name', 'string'),
+      field('shell', 'string'),
+      field('home_dir', 'string'),
+    ]),
+    { card: 'repeated' },
+  ),
+  field('run_as', 'string'),
+]);
+
+export const CUSTOM_OVERLAY = message('chainguard.platform.registry.CustomOverlay', [
+  field('contents', IMAGE_CONTENTS),
+  field('environment', 'string', { card: 'map' }),
+  field('annotations', 'string', { card: 'map' }),
+  field('accounts', APKO_ACCOUNTS),
+  field(
+    'certificates',
+    message('chainguard.platform.registry.CustomOverlay.Certificates', [
+      field('additional', NAMED_CONTENT('chainguard.platform.registry.CustomOverlay.Certificates.AdditionalEntry'), {
+        card: 'repeated',
+      }),
+      field('providers', 'string', { card: 'repeated' }),
+    ]),
+  ),
+]);
+
+export const REPO = message('chainguard.platform.registry.Repo', [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('catalog_tier', CATALOG_TIER),
+  field('bundles', 'string', { card: 'repeated' }),
+  field('readme', 'string'),
+  field('sync_config', SYNC_CONFIG, { json: 'sync_config' }),
+  field('custom_overlay', CUSTOM_OVERLAY),
+  field('aliases', 'string', { card: 'repeated' }),
+  field('create_time', 'timestamp'),
+  field('active_tags', 'string', { card: 'repeated' }),
+  field('description', 'string'),
+]);
+
+export const REPO_FILTER = message('chainguard.platform.registry.RepoFilter', [
+  field('uidp', UIDP_FILTER),
+  field('name', 'string'),
+  field('id', 'string'),
+]);
+
+export const CREATE_REPO_QUERY = message('chainguard.platform.registry.CreateRepoRequest', [
+  field('prevent_existing', 'bool'),
+]);

@@ -1,0 +1,613 @@
+/**
+ * The emulator's in-memory v1 data and every invariant the v1 server enforces
+ * (or, where the facts are silent, the decision this project took — each one is
+ * marked "Decision:"). HTTP routes and test/benchmark seeding share these
+ * methods, so seeded data obeys the same rules as data created over the wire.
+ */
+import { createHash } from 'node:crypto';
+import { newChildUid, newRootUid, parentOf } from '../../uidp.ts';
+import { MANAGED_ROLES, V1_CAPABILITY_NAMES } from './capabilities.ts';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.ts';
+import { CATALOG_TIER, ORG_KIND, ORG_STATUS, SERVICE_PRINCIPAL } from './messages.ts';
+import type { EnumDef } from './protojson.ts';
+import { select, type ListFilter } from './query.ts';
+import { formatMicros, formatTimestamp, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
+
+// ---------------------------------------------------------------- records (v1 JSON names)
+
+export interface V1Group {
+  id: string;
+  name: string;
+  description: string;
+  resourceLimits: Record<string, number>;
+  verified: boolean;
+  kind: string;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ClaimMatch {
+  issuer?: string;
+  issuerPattern?: string;
+  subject?: string;
+  subjectPattern?: string;
+  audience?: string;
+  audiencePattern?: string;
+  claims?: Record<string, string>;
+  claimPatterns?: Record<string, string>;
+}
+
+export interface StaticKeys {
+  issuer?: string;
+  subject?: string;
+  issuerKeys?: string;
+  expiration?: string;
+  audiences?: string[];
+}
+
+export interface AwsIdentity {
+  awsAccount?: string;
+  arn?: string;
+  arnPattern?: string;
+  userId?: string;
+  userIdPattern?: string;
+}
+
+export interface V1Identity {
+  id: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+  lastSeen: string;
+  claimMatch?: ClaimMatch;
+  static?: StaticKeys;
+  awsIdentity?: AwsIdentity;
+  servicePrincipal?: string;
+  /** Internal, not a v1 Identity field: surfaces only on role-binding list rows. */
+  email?: string;
+  /** Internal, like `email`. */
+  emailUnverified?: string;
+}
+
+export interface V1Role {
+  id: string;
+  name: string;
+  description: string;
+  capabilities: string[];
+}
+
+export interface V1RoleBinding {
+  id: string;
+  identity: string;
+  role: string;
+  /** Always the parent of `id`; the request's deprecated `group` is ignored. */
+  group: string;
+  /** Only ever shown on list rows. */
+  createdAt: string;
+}
+
+export interface SyncConfig {
+  source?: string;
+  uniqueTags?: boolean;
+  expiration?: string;
+  google?: string;
+  amazon?: string;
+  azure?: string;
+  syncApks?: boolean;
+  apkoOverlay?: string;
+  gracePeriod?: boolean;
+}
+
+export interface V1Repo {
+  id: string;
+  name: string;
+  description: string;
+  catalogTier: string;
+  bundles: string[];
+  readme: string;
+  aliases: string[];
+  activeTags: string[];
+  createTime: string;
+  sync_config?: SyncConfig;
+  customOverlay?: Record<string, unknown>;
+}
+
+/** One row of `GET /iam/v1/rolebindings`, before rendering. */
+export interface V1BindingRow {
+  id: string;
+  group: V1Group;
+  identity: string;
+  role: V1Role;
+  email: string;
+  claimMatchIssuer: string;
+  claimMatchSubject: string;
+  createdAt: string;
+  emailUnverified: string;
+}
+
+// ---------------------------------------------------------------- inputs
+
+/** Enum-typed inputs accept a name or, as protojson does, a number. */
+type EnumInput = string | number;
+
+export interface GroupFields {
+  name: string;
+  description?: string;
+  resourceLimits?: Record<string, number>;
+  verified?: boolean;
+  kind?: EnumInput;
+  status?: EnumInput;
+}
+
+export interface IdentityFields {
+  name: string;
+  description?: string;
+  claimMatch?: ClaimMatch;
+  static?: StaticKeys;
+  awsIdentity?: AwsIdentity;
+  servicePrincipal?: EnumInput;
+  email?: string;
+  emailUnverified?: string;
+}
+
+export interface RoleFields {
+  name: string;
+  description?: string;
+  capabilities?: string[];
+}
+
+export interface RoleBindingFields {
+  identity: string;
+  role: string;
+}
+
+export interface RepoFields {
+  name: string;
+  description?: string;
+  catalogTier?: EnumInput;
+  bundles?: string[];
+  readme?: string;
+  aliases?: string[];
+  activeTags?: string[];
+  sync_config?: SyncConfig;
+  customOverlay?: Record<string, unknown>;
+}
+
+export interface StateOptions {
+  /** Microseconds since the epoch; injectable so tests can pin timestamps. */
+  clock?: MicrosClock;
+}
+
+// ---------------------------------------------------------------- helpers
+
+const STATIC_MAX_LIFETIME_SECONDS = 30 * 24 * 3600;
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+function requireName(name: unknown, what: string): string {
+  // Decision: a nameless resource is refused, naming the field.
+  if (typeof name !== 'string' || name === '') throw invalidArgument(`${what}.name: must not be empty`);
+  return name;
+}
+
+function enumValue(def: EnumDef, value: EnumInput | undefined, where: string): string {
+  if (value === undefined) return Object.keys(def.values).find((k) => def.values[k] === 0)!;
+  const name = typeof value === 'number' ? Object.keys(def.values).find((k) => def.values[k] === value) : value;
+  if (name === undefined || !(name in def.values)) throw invalidArgument(`${where}: unknown ${def.name} value ${JSON.stringify(value)}`);
+  return name;
+}
+
+/** Timestamps are stored the way protojson prints them, whoever supplied them. */
+function canonicalTimestamp(value: string, where: string): string {
+  const at = parseTimestamp(value);
+  if (!at) throw invalidArgument(`${where}: not an RFC 3339 timestamp`);
+  return formatTimestamp(at);
+}
+
+function validRegex(pattern: string | undefined, where: string): void {
+  if (pattern === undefined) return;
+  try {
+    new RegExp(pattern);
+  } catch {
+    throw invalidArgument(`${where}: invalid regular expression`);
+  }
+}
+
+function oneOf(values: readonly (string | undefined)[]): boolean {
+  return values.some((v) => v !== undefined && v !== '');
+}
+
+/** Managed roles get stable flat root UIDs so every emulator instance agrees on them. */
+function managedRoleId(name: string): string {
+  return createHash('sha1').update(`chainguard-managed-role:${name}`).digest('hex');
+}
+
+// ---------------------------------------------------------------- the state
+
+export class EmulatorState {
+  readonly #groups = new Map<string, V1Group>();
+  readonly #identities = new Map<string, V1Identity>();
+  readonly #roles = new Map<string, V1Role>();
+  readonly #bindings = new Map<string, V1RoleBinding>();
+  readonly #repos = new Map<string, V1Repo>();
+  readonly #clock: MicrosClock;
+
+  /** Managed role name → id (viewer, editor, owner). */
+  readonly builtinRoles: Readonly<Record<string, string>>;
+
+  constructor(options: StateOptions = {}) {
+    this.#clock = options.clock ?? systemClock();
+    const ids: Record<string, string> = {};
+    for (const role of MANAGED_ROLES) {
+      const id = managedRoleId(role.name);
+      ids[role.name] = id;
+      this.#roles.set(id, { id, ...copy(role) });
+    }
+    this.builtinRoles = Object.freeze(ids);
+  }
+
+  /** Sizes of each collection, for tests and benchmarks. */
+  counts(): Record<'groups' | 'identities' | 'roles' | 'roleBindings' | 'repos', number> {
+    return {
+      groups: this.#groups.size,
+      identities: this.#identities.size,
+      roles: this.#roles.size,
+      roleBindings: this.#bindings.size,
+      repos: this.#repos.size,
+    };
+  }
+
+  #now(): string {
+    return formatMicros(this.#clock());
+  }
+
+  #existing<T>(rows: Map<string, T>, id: string, what: string): T {
+    const row = rows.get(id);
+    if (!row) throw notFound(`${what} ${JSON.stringify(id)} not found`);
+    return row;
+  }
+
+  /** Where a non-group resource is created: an existing group. */
+  #parentGroup(parent: string, param: string): string {
+    if (parent === '') throw invalidArgument(`${param}: must be the UIDP of a group`);
+    this.#existing(this.#groups, parent, 'parent group');
+    return parent;
+  }
+
+  #isManagedRole(id: string): boolean {
+    return Object.values(this.builtinRoles).includes(id);
+  }
+
+  // ------------------------------------------------------------ groups
+
+  /**
+   * CreateGroupRequest.parent may be "a prefix of a UIDP of a Group within
+   * scope, or the name of a Group in scope" (group.platform.proto); an empty
+   * parent creates a root organisation.
+   */
+  #resolveGroupParent(parent: string): string {
+    if (this.#groups.has(parent)) return parent;
+    const named = [...this.#groups.values()].filter((g) => g.name === parent);
+    if (named.length > 1) throw invalidArgument(`parent: ${JSON.stringify(parent)} names more than one group`);
+    if (named.length === 0) throw notFound(`parent group ${JSON.stringify(parent)} not found`);
+    return named[0]!.id;
+  }
+
+  #groupFields(id: string, fields: GroupFields): Omit<V1Group, 'id' | 'createdAt' | 'updatedAt'> {
+    const name = requireName(fields.name, 'group');
+    const root = parentOf(id) === '/';
+    const verified = fields.verified ?? false;
+    // Facts (Group.verified): only organisations can be verified, and a verified
+    // organisation's name must be globally unique.
+    if (verified && !root) throw invalidArgument('group.verified: only root groups (organizations) can be verified');
+    if (verified && [...this.#groups.values()].some((g) => g.id !== id && g.verified && g.name === name)) {
+      throw alreadyExists(`a verified organization named ${JSON.stringify(name)} already exists`);
+    }
+    // Facts (Group.kind): sub-groups inherit kind from the root; status is the
+    // organisation's provisioning status. Writes to either on a sub-group are ignored.
+    const kind = enumValue(ORG_KIND, fields.kind, 'group.kind');
+    const status = enumValue(ORG_STATUS, fields.status, 'group.status');
+    return {
+      name,
+      description: fields.description ?? '',
+      resourceLimits: copy(fields.resourceLimits ?? {}),
+      verified,
+      kind: root ? kind : 'ORG_KIND_UNSPECIFIED',
+      status: root ? status : 'ORG_STATUS_UNSPECIFIED',
+    };
+  }
+
+  /** A group as the wire shows it: sub-groups carry their organisation's kind and status. */
+  #groupView(group: V1Group): V1Group {
+    const rootId = group.id.split('/')[0]!;
+    const root = rootId === group.id ? group : this.#groups.get(rootId);
+    return { ...copy(group), kind: root?.kind ?? group.kind, status: root?.status ?? group.status };
+  }
+
+  createGroup(parent: string | null, fields: GroupFields): V1Group {
+    const parentId = parent ? this.#resolveGroupParent(parent) : null;
+    const id = parentId ? newChildUid(parentId) : newRootUid();
+    const now = this.#now();
+    this.#groups.set(id, { id, ...this.#groupFields(id, fields), createdAt: now, updatedAt: now });
+    return this.#groupView(this.#groups.get(id)!);
+  }
+
+  updateGroup(id: string, fields: GroupFields): V1Group {
+    const current = this.#existing(this.#groups, id, 'group');
+    this.#groups.set(id, { ...current, ...this.#groupFields(id, fields), updatedAt: this.#now() });
+    return this.#groupView(this.#groups.get(id)!);
+  }
+
+  listGroups(filter: ListFilter = {}): V1Group[] {
+    return select(this.#groups, filter).map((g) => this.#groupView(g));
+  }
+
+  /** Decision: a group that still owns anything (sub-groups, IAM objects, repos) cannot be deleted. */
+  deleteGroup(id: string): void {
+    this.#existing(this.#groups, id, 'group');
+    const collections: ReadonlyMap<string, unknown>[] = [this.#groups, this.#identities, this.#roles, this.#bindings, this.#repos];
+    if (collections.some((rows) => [...rows.keys()].some((child) => parentOf(child) === id))) {
+      throw failedPrecondition('group has child resources (groups, identities, roles, role bindings or repos); delete them first');
+    }
+    this.#groups.delete(id);
+  }
+
+  // ------------------------------------------------------------ identities
+
+  #relationship(fields: IdentityFields): Pick<V1Identity, 'claimMatch' | 'static' | 'awsIdentity' | 'servicePrincipal'> {
+    const set = (['claimMatch', 'static', 'awsIdentity', 'servicePrincipal'] as const).filter((k) => fields[k] !== undefined);
+    if (set.length !== 1) {
+      throw invalidArgument('identity: exactly one relationship (claimMatch, static, awsIdentity or servicePrincipal) is required');
+    }
+    const { claimMatch, static: keys, awsIdentity, servicePrincipal } = fields;
+    if (claimMatch) {
+      // Facts (ClaimMatch): `iss` and `sub` are required, `aud` optional.
+      if (!oneOf([claimMatch.issuer, claimMatch.issuerPattern])) throw invalidArgument('identity.claimMatch: issuer or issuerPattern is required');
+      if (!oneOf([claimMatch.subject, claimMatch.subjectPattern])) throw invalidArgument('identity.claimMatch: subject or subjectPattern is required');
+      // Decision: patterns are checked with JavaScript regular expressions (the server uses Go's RE2).
+      validRegex(claimMatch.issuerPattern, 'identity.claimMatch.issuerPattern');
+      validRegex(claimMatch.subjectPattern, 'identity.claimMatch.subjectPattern');
+      validRegex(claimMatch.audiencePattern, 'identity.claimMatch.audiencePattern');
+      for (const [claim, pattern] of Object.entries(claimMatch.claimPatterns ?? {})) validRegex(pattern, `identity.claimMatch.claimPatterns[${claim}]`);
+      return { claimMatch: copy(claimMatch) };
+    }
+    if (keys) {
+      for (const k of ['issuer', 'subject', 'issuerKeys'] as const) {
+        if (!keys[k]) throw invalidArgument(`identity.static.${k}: must not be empty`);
+      }
+      return { static: { ...copy(keys), expiration: this.#staticExpiration(keys.expiration) } };
+    }
+    if (awsIdentity) {
+      if (!awsIdentity.awsAccount) throw invalidArgument('identity.awsIdentity.awsAccount: must not be empty');
+      return { awsIdentity: copy(awsIdentity) };
+    }
+    const principal = enumValue(SERVICE_PRINCIPAL, servicePrincipal, 'identity.servicePrincipal');
+    // Decision: UNKNOWN names no service, so it cannot be assumed by anyone.
+    if (principal === 'UNKNOWN') throw invalidArgument('identity.servicePrincipal: must name a service');
+    return { servicePrincipal: principal };
+  }
+
+  /** Facts (Identity.static): "default/max 30d" lifetime. */
+  #staticExpiration(requested: string | undefined): string {
+    const nowMicros = this.#clock();
+    const max = nowMicros + STATIC_MAX_LIFETIME_SECONDS * 1e6;
+    if (requested === undefined) return formatMicros(max);
+    const canonical = canonicalTimestamp(requested, 'identity.static.expiration');
+    const at = parseTimestamp(canonical)!;
+    if (at.seconds * 1e6 + at.nanos / 1e3 > max) {
+      throw invalidArgument('identity.static.expiration: must be at most 30 days in the future');
+    }
+    return canonical;
+  }
+
+  #identityFields(fields: IdentityFields) {
+    return {
+      name: requireName(fields.name, 'identity'),
+      description: fields.description ?? '',
+      ...this.#relationship(fields),
+    };
+  }
+
+  /** `parent` null creates a root-level identity (a user identity), as registration does. */
+  createIdentity(parent: string | null, fields: IdentityFields): V1Identity {
+    const id = parent === null ? newRootUid() : newChildUid(this.#parentGroup(parent, 'parent_id'));
+    const base = this.#identityFields(fields);
+    const now = this.#now();
+    const identity: V1Identity = { id, ...base, createdAt: now, updatedAt: now, lastSeen: now };
+    if (fields.email !== undefined) identity.email = fields.email;
+    if (fields.emailUnverified !== undefined) identity.emailUnverified = fields.emailUnverified;
+    this.#identities.set(id, identity);
+    return copy(identity);
+  }
+
+  updateIdentity(id: string, fields: IdentityFields): V1Identity {
+    const { createdAt, lastSeen, email, emailUnverified } = this.#existing(this.#identities, id, 'identity');
+    const identity: V1Identity = { id, ...this.#identityFields(fields), createdAt, updatedAt: this.#now(), lastSeen };
+    if (email !== undefined) identity.email = email;
+    if (emailUnverified !== undefined) identity.emailUnverified = emailUnverified;
+    this.#identities.set(id, identity);
+    return copy(identity);
+  }
+
+  listIdentities(filter: ListFilter = {}): V1Identity[] {
+    return select(this.#identities, filter).map(copy);
+  }
+
+  /**
+   * Decision: Lookup matches the literal issuer and subject of a claimMatch or
+   * static identity (patterns are not evaluated); no match is NOT_FOUND.
+   */
+  lookupIdentity(issuer: string, subject: string): V1Identity {
+    for (const identity of this.#identities.values()) {
+      const rel = identity.claimMatch ?? identity.static;
+      if (rel && issuer && rel.issuer === issuer && rel.subject === subject) return copy(identity);
+    }
+    throw notFound('identity not found');
+  }
+
+  /** Decision: deleting an identity also deletes the role bindings that reference it. */
+  deleteIdentity(id: string): void {
+    this.#existing(this.#identities, id, 'identity');
+    for (const binding of [...this.#bindings.values()]) if (binding.identity === id) this.#bindings.delete(binding.id);
+    this.#identities.delete(id);
+  }
+
+  // ------------------------------------------------------------ roles
+
+  #roleFields(fields: RoleFields) {
+    const capabilities = fields.capabilities ?? [];
+    const unknown = capabilities.filter((c) => !V1_CAPABILITY_NAMES.has(c));
+    if (unknown.length > 0) throw invalidArgument(`role.capabilities: unknown capabilities ${unknown.map((c) => JSON.stringify(c)).join(', ')}`);
+    return { name: requireName(fields.name, 'role'), description: fields.description ?? '', capabilities: [...capabilities] };
+  }
+
+  #customRole(id: string): V1Role {
+    const role = this.#existing(this.#roles, id, 'role');
+    if (this.#isManagedRole(id)) throw permissionDenied(`role ${JSON.stringify(role.name)} is managed by Chainguard and cannot be changed`);
+    return role;
+  }
+
+  createRole(parent: string, fields: RoleFields): V1Role {
+    const id = newChildUid(this.#parentGroup(parent, 'parent_id'));
+    this.#roles.set(id, { id, ...this.#roleFields(fields) });
+    return copy(this.#roles.get(id)!);
+  }
+
+  updateRole(id: string, fields: RoleFields): V1Role {
+    this.#customRole(id);
+    this.#roles.set(id, { id, ...this.#roleFields(fields) });
+    return copy(this.#roles.get(id)!);
+  }
+
+  listRoles(filter: ListFilter = {}): V1Role[] {
+    return select(this.#roles, filter).map(copy);
+  }
+
+  /** Facts (v2 comments, kept for v1): a bound role cannot be deleted; managed roles never. */
+  deleteRole(id: string): void {
+    this.#customRole(id);
+    if ([...this.#bindings.values()].some((b) => b.role === id)) throw failedPrecondition('role is still bound; delete its role bindings first');
+    this.#roles.delete(id);
+  }
+
+  // ------------------------------------------------------------ role bindings
+
+  #bindingTarget(fields: RoleBindingFields): RoleBindingFields {
+    if (!fields.identity || !this.#identities.has(fields.identity)) {
+      throw invalidArgument(`role_binding.identity: identity ${JSON.stringify(fields.identity ?? '')} does not exist`);
+    }
+    if (!fields.role || !this.#roles.has(fields.role)) {
+      throw invalidArgument(`role_binding.role: role ${JSON.stringify(fields.role ?? '')} does not exist`);
+    }
+    return { identity: fields.identity, role: fields.role };
+  }
+
+  createRoleBinding(parent: string, fields: RoleBindingFields): V1RoleBinding {
+    return this.createRoleBindings(parent, [fields])[0]!;
+  }
+
+  /** Decision: the v1 batch is all-or-nothing, like the v2 batch it backs. */
+  createRoleBindings(parent: string, batch: readonly RoleBindingFields[]): V1RoleBinding[] {
+    const group = this.#parentGroup(parent, 'parent');
+    const targets = batch.map((fields) => this.#bindingTarget(fields));
+    return targets.map((target) => {
+      const id = newChildUid(group);
+      const binding = { id, ...target, group, createdAt: this.#now() };
+      this.#bindings.set(id, binding);
+      return copy(binding);
+    });
+  }
+
+  updateRoleBinding(id: string, fields: RoleBindingFields): V1RoleBinding {
+    const current = this.#existing(this.#bindings, id, 'role binding');
+    this.#bindings.set(id, { ...current, ...this.#bindingTarget(fields) });
+    return copy(this.#bindings.get(id)!);
+  }
+
+  /** List rows hydrate the group and role and copy the identity's email and claimMatch issuer/subject. */
+  listRoleBindings(filter: ListFilter = {}): V1BindingRow[] {
+    return select(this.#bindings, filter).map((b) => {
+      const identity = this.#identities.get(b.identity);
+      return {
+        id: b.id,
+        group: this.#groupView(this.#groups.get(b.group)!),
+        identity: b.identity,
+        role: copy(this.#roles.get(b.role)!),
+        email: identity?.email ?? '',
+        claimMatchIssuer: identity?.claimMatch?.issuer ?? '',
+        claimMatchSubject: identity?.claimMatch?.subject ?? '',
+        createdAt: b.createdAt,
+        emailUnverified: identity?.emailUnverified ?? '',
+      };
+    });
+  }
+
+  /** Decision: deleting a missing binding is NOT_FOUND (v1 says nothing; v2 calls its delete idempotent). */
+  deleteRoleBinding(id: string): void {
+    this.#existing(this.#bindings, id, 'role binding');
+    this.#bindings.delete(id);
+  }
+
+  // ------------------------------------------------------------ repos
+
+  #repoFields(fields: RepoFields) {
+    const tier = enumValue(CATALOG_TIER, fields.catalogTier, 'repo.catalogTier');
+    const repo: Omit<V1Repo, 'id' | 'createTime'> = {
+      name: requireName(fields.name, 'repo'),
+      description: fields.description ?? '',
+      catalogTier: tier,
+      bundles: [...(fields.bundles ?? [])],
+      readme: fields.readme ?? '',
+      aliases: [...(fields.aliases ?? [])],
+      activeTags: [...(fields.activeTags ?? [])],
+    };
+    if (fields.sync_config) {
+      const { expiration } = fields.sync_config;
+      repo.sync_config = copy(fields.sync_config);
+      if (expiration !== undefined) repo.sync_config.expiration = canonicalTimestamp(expiration, 'repo.sync_config.expiration');
+    }
+    if (fields.customOverlay) repo.customOverlay = copy(fields.customOverlay);
+    return repo;
+  }
+
+  #repoNamed(parent: string, name: string): V1Repo | undefined {
+    for (const repo of this.#repos.values()) if (repo.name === name && parentOf(repo.id) === parent) return repo;
+    return undefined;
+  }
+
+  /**
+   * Facts (CreateRepoRequest.prevent_existing): a name collision under the same
+   * parent updates the existing repo (replacing it like a PUT) unless
+   * `preventExisting` is set, which makes it ALREADY_EXISTS.
+   */
+  createRepo(parent: string, fields: RepoFields, options: { preventExisting?: boolean } = {}): V1Repo {
+    const group = this.#parentGroup(parent, 'parent_id');
+    const values = this.#repoFields(fields);
+    const existing = this.#repoNamed(group, values.name);
+    if (existing && options.preventExisting) throw alreadyExists(`repo ${JSON.stringify(values.name)} already exists`);
+    const id = existing?.id ?? newChildUid(group);
+    this.#repos.set(id, { id, ...values, createTime: existing?.createTime ?? this.#now() });
+    return copy(this.#repos.get(id)!);
+  }
+
+  /** Decision: renaming onto another repo's name in the same group is ALREADY_EXISTS (names identify repos, see createRepo). */
+  updateRepo(id: string, fields: RepoFields): V1Repo {
+    const { createTime } = this.#existing(this.#repos, id, 'repo');
+    const values = this.#repoFields(fields);
+    const clash = this.#repoNamed(parentOf(id), values.name);
+    if (clash && clash.id !== id) throw alreadyExists(`repo ${JSON.stringify(values.name)} already exists`);
+    this.#repos.set(id, { id, ...values, createTime });
+    return copy(this.#repos.get(id)!);
+  }
+
+  listRepos(filter: ListFilter = {}): V1Repo[] {
+    return select(this.#repos, filter).map(copy);
+  }
+
+  deleteRepo(id: string): void {
+    this.#existing(this.#repos, id, 'repo');
+    this.#repos.delete(id);
+  }
+}
