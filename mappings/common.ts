@@ -1,0 +1,45 @@
+/**
+ * Declarations shared by many resources: the UIDP filters every List accepts
+ * (api-surface.md §0.3, the same `UIDPFilter` message on both sides), the
+ * id/timestamp renames, and the default orderable fields.
+ */
+import { z } from 'zod';
+import type { FieldSpec, FilterSpec } from '../src/engine/mapping.ts';
+import type { Orderable } from '../src/aip/order-by.ts';
+
+/** `uidp.*` filters: v1 knows them all, and the gateway re-applies them on the uid. */
+export const UIDP_FILTERS: Readonly<Record<string, FilterSpec>> = {
+  'uidp.descendants_of': { field: 'uid', op: 'descendantOf', v1: 'uidp.descendantsOf', uidp: true },
+  'uidp.children_of': { field: 'uid', op: 'childOf', v1: 'uidp.childrenOf', uidp: true },
+  'uidp.ancestors_of': { field: 'uid', op: 'ancestorOf', v1: 'uidp.ancestorsOf', uidp: true },
+  'uidp.in_root': { field: 'uid', op: 'inRoot', v1: 'uidp.inRoot' },
+  'uidp.ids': { field: 'uid', op: 'in', v1: 'uidp.ids', uidp: true },
+};
+
+/** v1 `id` is v2 `uid`. */
+export const UID: FieldSpec = { v1: 'id', outputOnly: true };
+
+/** v1 `createdAt`/`updatedAt` are v2 `createTime`/`updateTime` (shown as null where v1 omits them). */
+export const TIMESTAMPS: Readonly<Record<string, FieldSpec>> = {
+  createTime: { v1: 'createdAt', type: 'timestamp', outputOnly: true },
+  updateTime: { v1: 'updatedAt', type: 'timestamp', outputOnly: true },
+};
+
+/** The spec's examples order by `created_at`, a storage-style name; accept it beside the field names. */
+export const TIMESTAMP_ALIASES: Readonly<Record<string, string>> = {
+  created_at: 'createTime',
+  updated_at: 'updateTime',
+};
+
+export const ORDER_BY_NAME_AND_TIME: Orderable = {
+  fields: ['uid', 'name', 'createTime', 'updateTime'],
+  aliases: TIMESTAMP_ALIASES,
+  default: 'uid asc',
+};
+
+/** A string field the request must carry; zod's own wording would speak of "undefined". */
+export function requiredString(): z.ZodString {
+  return z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+}
+
+export const UIDP_TEXT = z.string().regex(/^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/, 'must be a valid UIDP');

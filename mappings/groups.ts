@@ -1,0 +1,46 @@
+/**
+ * Group (api-surface.md §1; spec §2). v1 `id` → `uid`; v2 adds Get, paging,
+ * ordering and timestamps (which the public v1 omits; they render as null until
+ * the native store keeps them). `resourceLimits` is output-only in v2 but part
+ * of the v1 PUT body, so updates carry v1's value back.
+ */
+import { z } from 'zod';
+import { defineResource } from '../src/engine/mapping.ts';
+import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { ORG_KIND, ORG_STATUS, v2Names } from './enums.ts';
+
+const NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
+
+export default defineResource({
+  name: 'groups',
+  resourceType: 'iam.chainguard.dev/Group',
+  service: 'iam',
+  collection: 'groups',
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  v1: { collection: 'groups', idParam: 'id', idsParam: 'uidp.ids' },
+  fields: {
+    uid: UID,
+    name: {},
+    description: {},
+    resourceLimits: { type: 'map', outputOnly: true },
+    verified: { type: 'bool' },
+    kind: { type: 'enum', enum: ORG_KIND },
+    status: { type: 'enum', enum: ORG_STATUS, outputOnly: true },
+    ...TIMESTAMPS,
+  },
+  filters: {
+    ...UIDP_FILTERS,
+    name: { field: 'name', op: 'eq', v1: 'name' },
+  },
+  orderBy: ORDER_BY_NAME_AND_TIME,
+  create: { parent: 'optional' },
+  validate: z.object({
+    name: requiredString()
+      .regex(NAME_PATTERN, `must match the pattern ${NAME_PATTERN.source}`)
+      .max(63, 'must be at most 63 characters'),
+    description: z.string().max(1000, 'must be at most 1000 characters').optional(),
+    verified: z.boolean().optional(),
+    kind: z.enum(v2Names(ORG_KIND)).optional(),
+  }),
+  delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'repos'] },
+});

@@ -1,0 +1,117 @@
+/**
+ * Identity (api-surface.md §2). Renames: `static` → `staticKeys` (and its
+ * `expiration` → `expirationTime`), `lastSeen` → `lastSeenTime`, the
+ * ServicePrincipal enum gains a prefix. The relationship is a oneof: exactly
+ * one of claimMatch, staticKeys, awsIdentity, servicePrincipal. v1 has no
+ * `name` filter, so the gateway applies it. `email`, `emailUnverified` and
+ * `company` do not exist in v1.
+ */
+import { z } from 'zod';
+import { defineResource } from '../src/engine/mapping.ts';
+import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { SERVICE_PRINCIPAL, v2Names } from './enums.ts';
+
+const RELATIONSHIPS = ['claimMatch', 'staticKeys', 'awsIdentity', 'servicePrincipal'] as const;
+
+const eitherOf = (a: string, b: string) => (value: Record<string, unknown>) => !!value[a] || !!value[b];
+
+const claimMatch = z.object({
+  issuer: z.string().optional(),
+  issuerPattern: z.string().optional(),
+  subject: z.string().optional(),
+  subjectPattern: z.string().optional(),
+  audience: z.string().optional(),
+  audiencePattern: z.string().optional(),
+  claims: z.record(z.string(), z.string()).optional(),
+  claimPatterns: z.record(z.string(), z.string()).optional(),
+})
+  .refine(eitherOf('issuer', 'issuerPattern'), { message: 'one of issuer or issuerPattern is required', path: ['issuer'] })
+  .refine(eitherOf('subject', 'subjectPattern'), { message: 'one of subject or subjectPattern is required', path: ['subject'] });
+
+const staticKeys = z.object({
+  issuer: requiredString().min(1, 'is required'),
+  subject: requiredString().min(1, 'is required'),
+  issuerKeys: requiredString().min(1, 'is required'),
+  expirationTime: z.iso.datetime({ offset: true, error: 'must be an RFC 3339 timestamp' }).nullable().optional(),
+  audiences: z.array(z.string()).optional(),
+});
+
+const awsIdentity = z.object({
+  awsAccount: requiredString().regex(/^\d{12}$/, 'must be a 12-digit AWS account id'),
+  arn: z.string().optional(),
+  arnPattern: z.string().optional(),
+  userId: z.string().optional(),
+  userIdPattern: z.string().optional(),
+});
+
+export default defineResource({
+  name: 'identities',
+  resourceType: 'iam.chainguard.dev/Identity',
+  service: 'iam',
+  collection: 'identities',
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  v1: { collection: 'identities', idParam: 'id', idsParam: 'uidp.ids' },
+  fields: {
+    uid: UID,
+    name: {},
+    description: {},
+    claimMatch: {
+      oneof: 'relationship',
+      fields: {
+        issuer: { oneof: 'issuer' },
+        issuerPattern: { oneof: 'issuer' },
+        subject: { oneof: 'subject' },
+        subjectPattern: { oneof: 'subject' },
+        audience: { oneof: 'audience' },
+        audiencePattern: { oneof: 'audience' },
+        claims: { type: 'map' },
+        claimPatterns: { type: 'map' },
+      },
+    },
+    staticKeys: {
+      v1: 'static',
+      oneof: 'relationship',
+      fields: {
+        issuer: {},
+        subject: {},
+        issuerKeys: {},
+        expirationTime: { v1: 'expiration', type: 'timestamp' },
+        audiences: { repeated: true },
+      },
+    },
+    awsIdentity: {
+      oneof: 'relationship',
+      fields: {
+        awsAccount: {},
+        arn: { oneof: 'arn' },
+        arnPattern: { oneof: 'arn' },
+        userId: { oneof: 'userId' },
+        userIdPattern: { oneof: 'userId' },
+      },
+    },
+    servicePrincipal: { type: 'enum', enum: SERVICE_PRINCIPAL, oneof: 'relationship' },
+    lastSeenTime: { v1: 'lastSeen', type: 'timestamp', outputOnly: true },
+    email: { v1: null, outputOnly: true },
+    emailUnverified: { v1: null, outputOnly: true },
+    company: { v1: null },
+    ...TIMESTAMPS,
+  },
+  filters: {
+    ...UIDP_FILTERS,
+    name: { field: 'name', op: 'eq' },
+  },
+  orderBy: ORDER_BY_NAME_AND_TIME,
+  create: { parent: 'required' },
+  validate: z.object({
+    name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),
+    description: z.string().optional(),
+    claimMatch: claimMatch.optional(),
+    staticKeys: staticKeys.optional(),
+    awsIdentity: awsIdentity.optional(),
+    servicePrincipal: z.enum(v2Names(SERVICE_PRINCIPAL)).optional(),
+    company: z.string().optional(),
+  }).refine(
+    (value) => RELATIONSHIPS.filter((r) => value[r] !== undefined && value[r] !== null).length === 1,
+    { message: `exactly one of ${RELATIONSHIPS.join(', ')} must be set`, path: ['claimMatch'] },
+  ),
+});

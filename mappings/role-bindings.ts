@@ -1,0 +1,62 @@
+/**
+ * RoleBinding (api-surface.md §4, trap 8): three shapes. v1 create/update take
+ * and answer a flat `{id, identity, role, group}`; v1 list rows carry the full
+ * group and role plus the identity's claim and email; v2 answers with hydrated
+ * `identity`, `group` and `role` objects. The identity's name and description
+ * are on no v1 row, so they are looked up. Writes answer in the flat shape,
+ * hence the read-back. Delete is idempotent (AIP-135).
+ */
+import { z } from 'zod';
+import { defineResource } from '../src/engine/mapping.ts';
+import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
+
+const identityLookup = (pick: string) => ({ lookup: { resource: 'identities', by: 'identity', pick } });
+const summary = { uid: { v1: 'id' }, name: {}, description: {} };
+
+export default defineResource({
+  name: 'roleBindings',
+  resourceType: 'iam.chainguard.dev/RoleBinding',
+  service: 'iam',
+  collection: 'roleBindings',
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  v1: {
+    collection: 'rolebindings',
+    idParam: 'id',
+    idsParam: 'uidp.ids',
+    writeShape: { id: 'id', identity: 'identity', role: 'role.id', group: 'group.id' },
+    rereadAfterWrite: true,
+  },
+  fields: {
+    uid: UID,
+    identity: {
+      v1: '.',
+      outputOnly: true,
+      fields: {
+        uid: { v1: 'identity' },
+        name: identityLookup('name'),
+        description: identityLookup('description'),
+        subject: { v1: 'claimMatchSubject' },
+        issuer: { v1: 'claimMatchIssuer' },
+        email: {},
+      },
+    },
+    group: { outputOnly: true, fields: summary },
+    role: { outputOnly: true, fields: summary },
+    createTime: { v1: 'createdAt', type: 'timestamp', outputOnly: true },
+    identityUid: { v1: 'identity' },
+    roleUid: { v1: 'role.id', v1Write: 'role' },
+  },
+  filters: {
+    ...UIDP_FILTERS,
+    identity: { field: 'identity.uid', op: 'eq', uidp: true },
+    group: { field: 'uid', op: 'childOf', v1: 'uidp.childrenOf', uidp: true },
+    role: { field: 'role.uid', op: 'eq', uidp: true },
+  },
+  orderBy: { fields: ['uid', 'createTime'], aliases: { created_at: 'createTime' }, default: 'uid asc' },
+  create: { parent: 'required' },
+  validate: z.object({
+    identityUid: requiredString().pipe(UIDP_TEXT),
+    roleUid: requiredString().pipe(UIDP_TEXT),
+  }),
+  delete: { idempotent: true },
+});

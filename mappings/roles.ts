@@ -1,0 +1,37 @@
+/**
+ * Role (api-surface.md §3). Capabilities are v1 friendly strings and v2 enum
+ * names: translated through the full table, never by string rules (trap 3).
+ * Built-in roles live at the root with flat uids.
+ */
+import { z } from 'zod';
+import { defineResource } from '../src/engine/mapping.ts';
+import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { CAPABILITY, v2Names } from './enums.ts';
+
+export default defineResource({
+  name: 'roles',
+  resourceType: 'iam.chainguard.dev/Role',
+  service: 'iam',
+  collection: 'roles',
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  v1: { collection: 'roles', idParam: 'id', idsParam: 'uidp.ids' },
+  fields: {
+    uid: UID,
+    name: {},
+    description: {},
+    capabilities: { type: 'enum', enum: CAPABILITY, repeated: true },
+    ...TIMESTAMPS,
+  },
+  filters: {
+    ...UIDP_FILTERS,
+    name: { field: 'name', op: 'eq', v1: 'name' },
+  },
+  orderBy: ORDER_BY_NAME_AND_TIME,
+  create: { parent: 'required' },
+  validate: z.object({
+    name: requiredString().min(1, 'is required'),
+    description: z.string().optional(),
+    capabilities: z.array(z.enum(v2Names(CAPABILITY), { error: 'must be capability enum names such as CAP_IAM_GROUPS_LIST' }), { error: 'is required' })
+      .min(1, 'must hold at least one capability'),
+  }),
+});

@@ -1,0 +1,133 @@
+/**
+ * AIP-193 errors: one class every layer throws, and one renderer that turns it
+ * into the wire body `{code, message, details}` with an ErrorInfo first.
+ * Pure: no I/O, no framework types.
+ */
+import { Code, codeName, httpStatusFor, type CodeNumber } from '../rpc-status.ts';
+
+const TYPE_PREFIX = 'type.googleapis.com/google.rpc.';
+
+/** A typed detail as it travels on the wire: an `@type` URL plus the message's fields. */
+export type Detail = { '@type': string } & Record<string, unknown>;
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export interface PreconditionViolation {
+  type: string;
+  subject: string;
+  description: string;
+}
+
+/** The message prefix for each code; the spec fixes the first two. */
+const MESSAGE_PREFIX: Partial<Record<CodeNumber, string>> = {
+  [Code.INVALID_ARGUMENT]: 'Invalid argument: ',
+  [Code.FAILED_PRECONDITION]: 'Precondition failed: ',
+  [Code.NOT_FOUND]: 'Not found: ',
+  [Code.ALREADY_EXISTS]: 'Already exists: ',
+  [Code.PERMISSION_DENIED]: 'Permission denied: ',
+  [Code.UNAUTHENTICATED]: 'Unauthenticated: ',
+  [Code.RESOURCE_EXHAUSTED]: 'Resource exhausted: ',
+  [Code.UNAVAILABLE]: 'Unavailable: ',
+  [Code.DEADLINE_EXCEEDED]: 'Deadline exceeded: ',
+  [Code.UNIMPLEMENTED]: 'Unimplemented: ',
+  [Code.ABORTED]: 'Aborted: ',
+  [Code.OUT_OF_RANGE]: 'Out of range: ',
+  [Code.CANCELLED]: 'Cancelled: ',
+  [Code.INTERNAL]: 'Internal error: ',
+  [Code.UNKNOWN]: 'Unknown error: ',
+  [Code.DATA_LOSS]: 'Data loss: ',
+};
+
+export class ApiError extends Error {
+  readonly code: CodeNumber;
+  /** Typed details other than ErrorInfo, which is added when rendering (its domain depends on the route). */
+  readonly details: Detail[];
+  /** Extra ErrorInfo metadata (string values only, per google.rpc.ErrorInfo). */
+  readonly metadata: Record<string, string> | undefined;
+
+  constructor(code: CodeNumber, message: string, details: Detail[] = [], metadata?: Record<string, string>) {
+    const prefix = MESSAGE_PREFIX[code] ?? '';
+    super(message.startsWith(prefix) ? message : prefix + message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.details = details;
+    this.metadata = metadata;
+  }
+
+  get httpStatus(): number {
+    return httpStatusFor(this.code);
+  }
+}
+
+export function badRequestDetail(violations: FieldViolation[]): Detail {
+  return { '@type': `${TYPE_PREFIX}BadRequest`, fieldViolations: violations };
+}
+
+export function invalidArgument(violations: FieldViolation[]): ApiError {
+  const summary = violations.map((v) => `${v.field}: ${v.description}`).join('; ');
+  return new ApiError(Code.INVALID_ARGUMENT, summary, [badRequestDetail(violations)]);
+}
+
+export function invalidField(field: string, description: string): ApiError {
+  return invalidArgument([{ field, description }]);
+}
+
+export function failedPrecondition(violations: PreconditionViolation[]): ApiError {
+  const summary = violations.map((v) => v.description).join('; ');
+  return new ApiError(Code.FAILED_PRECONDITION, summary, [
+    { '@type': `${TYPE_PREFIX}PreconditionFailure`, violations },
+  ]);
+}
+
+export function notFound(resourceType: string, resourceName: string): ApiError {
+  return new ApiError(Code.NOT_FOUND, `${resourceType} "${resourceName}" does not exist or is not visible to the caller`, [
+    { '@type': `${TYPE_PREFIX}ResourceInfo`, resourceType, resourceName, owner: '', description: 'not found' },
+  ]);
+}
+
+export function unauthenticated(message: string): ApiError {
+  return new ApiError(Code.UNAUTHENTICATED, message);
+}
+
+export function unavailable(message: string, retryDelaySeconds = 1): ApiError {
+  return new ApiError(Code.UNAVAILABLE, message, [
+    { '@type': `${TYPE_PREFIX}RetryInfo`, retryDelay: `${retryDelaySeconds}s` },
+  ]);
+}
+
+export function deadlineExceeded(message: string): ApiError {
+  return new ApiError(Code.DEADLINE_EXCEEDED, message);
+}
+
+export function resourceExhausted(subject: string, description: string): ApiError {
+  return new ApiError(Code.RESOURCE_EXHAUSTED, description, [
+    { '@type': `${TYPE_PREFIX}QuotaFailure`, violations: [{ subject, description }] },
+  ]);
+}
+
+export function internal(message = 'the gateway failed to handle the request'): ApiError {
+  return new ApiError(Code.INTERNAL, message);
+}
+
+export interface AipErrorBody {
+  code: number;
+  message: string;
+  details: Detail[];
+}
+
+/** The wire body: ErrorInfo (reason = code name, domain = the service) first, then the typed details. */
+export function toAipBody(error: ApiError, domain: string): AipErrorBody {
+  const errorInfo: Detail = { '@type': `${TYPE_PREFIX}ErrorInfo`, reason: codeName(error.code), domain };
+  if (error.metadata && Object.keys(error.metadata).length > 0) errorInfo.metadata = error.metadata;
+  const rest = error.details.filter((d) => d['@type'] !== errorInfo['@type']);
+  return { code: error.code, message: error.message, details: [errorInfo, ...rest] };
+}
+
+/** The service domain for a request path: its first segment names the service. */
+export function domainForPath(path: string): string {
+  const service = /^\/(iam|registry|vulnerabilities)(?:\/|$)/.exec(path)?.[1] ?? 'iam';
+  return `${service}.chainguard.dev`;
+}

@@ -1,0 +1,72 @@
+/**
+ * List windowing over rows already filtered: order → resume after the cursor →
+ * skip → take a page. The cursor is a keyset position (the sort values of the
+ * last row served), not an offset, so rows added or removed between pages never
+ * make a surviving row repeat or vanish.
+ */
+import { compareValues } from './compare.ts';
+import type { OrderKey } from './order-by.ts';
+import type { PageCursor } from './page-token.ts';
+
+export interface WindowRequest {
+  order: readonly OrderKey[];
+  pageSize: number;
+  skip: number;
+  cursor?: PageCursor | undefined;
+}
+
+export interface Window<T> {
+  page: T[];
+  /** Rows matching the query across all pages. */
+  total: number;
+  /** Rows skipped by `skip` so far, across pages. */
+  skipped: number;
+  /** Where the next page starts; absent on the last page. */
+  next?: PageCursor;
+}
+
+export type ReadField<T> = (row: T, field: string) => unknown;
+
+export function sortKey<T>(row: T, order: readonly OrderKey[], read: ReadField<T>): unknown[] {
+  return order.map((k) => read(row, k.field) ?? null);
+}
+
+export function compareKeys(a: readonly unknown[], b: readonly unknown[], order: readonly OrderKey[]): number {
+  for (let i = 0; i < order.length; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c !== 0) return order[i]!.desc ? -c : c;
+  }
+  return 0;
+}
+
+export function windowRows<T>(rows: readonly T[], request: WindowRequest, read: ReadField<T>): Window<T> {
+  const keyed = rows.map((row) => ({ row, key: sortKey(row, request.order, read) }));
+  keyed.sort((x, y) => compareKeys(x.key, y.key, request.order));
+
+  let start = 0;
+  const after = request.cursor?.after;
+  if (after && after.length === request.order.length) {
+    start = firstAfter(keyed, after, request.order);
+  }
+  start += request.skip;
+  const skipped = (request.cursor?.skipped ?? 0) + request.skip;
+  const end = Math.min(start + request.pageSize, keyed.length);
+  const slice = start < keyed.length ? keyed.slice(start, end) : [];
+  const window: Window<T> = { page: slice.map((k) => k.row), total: keyed.length, skipped };
+  if (end < keyed.length && slice.length > 0) {
+    window.next = { after: slice[slice.length - 1]!.key, skipped };
+  }
+  return window;
+}
+
+/** Binary search: index of the first row strictly after `after` in this order. */
+function firstAfter(keyed: readonly { key: unknown[] }[], after: readonly unknown[], order: readonly OrderKey[]): number {
+  let lo = 0;
+  let hi = keyed.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(keyed[mid]!.key, after, order) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

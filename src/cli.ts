@@ -1,0 +1,63 @@
+/**
+ * `npm start -- [options]`: serve v2beta1 against a v1 backend. Without
+ * `--v1-url` it starts the v1 emulator in-process with a demo organisation,
+ * so the gateway can be tried with nothing else running.
+ */
+import { ConfigError, loadConfig, usage, type Config } from './config.ts';
+import { buildGateway } from './server.ts';
+import { startEmulator, type RunningEmulator } from './emulator/v1/index.ts';
+
+function configOrExit(): Config {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usage());
+    process.exit(0);
+  }
+  try {
+    return loadConfig(argv, process.env);
+  } catch (error) {
+    const message = error instanceof ConfigError ? error.message : `invalid arguments: ${(error as Error).message}`;
+    process.stderr.write(`v2gw: ${message}\n\n${usage()}`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
+  let emulator: RunningEmulator | undefined;
+  if (!config.v1Url) {
+    emulator = await startEmulator({ seed: 'demo', port: 0, host: '127.0.0.1' });
+  }
+  const v1Url = config.v1Url ?? emulator!.url;
+  const app = await buildGateway({ ...config, v1Url });
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ v1Url, emulator: !!emulator, pageTokenKey: config.pageTokenKey ? 'configured' : 'random per process' }, 'v2gw listening');
+
+  if (emulator?.demo) {
+    const org = emulator.demo.orgId;
+    process.stdout.write(
+      `\nv2gw is serving v2beta1 at ${address}, backed by an in-process v1 emulator (${emulator.url}) seeded with a demo organisation.\n` +
+        `Any bearer token is accepted by the emulator. Try:\n\n` +
+        `  curl -s -H 'Authorization: Bearer demo' '${address}/iam/v2beta1/groups?uidp.descendants_of=${org}&order_by=name'\n` +
+        `  curl -s -H 'Authorization: Bearer demo' '${address}/iam/v2beta1/roleBindings?uidp.descendants_of=${org}'\n` +
+        `  curl -s -H 'Authorization: Bearer demo' '${address}/registry/v2beta1/repos?uidp.descendants_of=${org}'\n\n`,
+    );
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    await app.close();
+    await emulator?.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`v2gw: failed to start: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+/**
+ * Every setting, from a flag or from the environment (`V2GW_…`), validated
+ * once at start-up. Flags win over the environment; defaults suit a sidecar
+ * (loopback only, modest limits).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+
+export const OPTIONS = {
+  v1Url: { flag: 'v1-url', env: 'V2GW_V1_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(), help: 'Base URL of the v1 backend. Unset: an in-process v1 emulator with a demo organisation.' },
+  port: { flag: 'port', env: 'V2GW_PORT', schema: z.coerce.number().int().min(0).max(65535).default(8080), help: 'Port to listen on (0 picks a free one).' },
+  host: { flag: 'host', env: 'V2GW_HOST', schema: z.string().min(1).default('127.0.0.1'), help: 'Address to bind. The default serves loopback only, as a sidecar should; use 0.0.0.0 in a container.' },
+  v1TimeoutMs: { flag: 'v1-timeout-ms', env: 'V2GW_V1_TIMEOUT_MS', schema: z.coerce.number().int().positive().default(10_000), help: 'Deadline for each v1 call; past it the request fails with DEADLINE_EXCEEDED.' },
+  pageTokenKey: { flag: 'page-token-key', env: 'V2GW_PAGE_TOKEN_KEY', schema: z.string().min(16, 'must be at least 16 characters').optional(), help: 'Secret that seals page tokens; share it between replicas. Unset: a random key per process, so tokens do not survive a restart.' },
+  pageTokenKeyFile: { flag: 'page-token-key-file', env: 'V2GW_PAGE_TOKEN_KEY_FILE', schema: z.string().min(1).optional(), help: 'File holding the page-token secret (e.g. a mounted Kubernetes secret); used when --page-token-key is unset.' },
+  bodyLimit: { flag: 'body-limit', env: 'V2GW_BODY_LIMIT', schema: z.coerce.number().int().positive().default(1_048_576), help: 'Largest request body in bytes; larger bodies get INVALID_ARGUMENT.' },
+  maxFanOut: { flag: 'max-fan-out', env: 'V2GW_MAX_FAN_OUT', schema: z.coerce.number().int().positive().default(16), help: 'Most v1 calls one request may spend hydrating references; past it the request fails with RESOURCE_EXHAUSTED.' },
+  logLevel: { flag: 'log-level', env: 'V2GW_LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), help: 'pino log level.' },
+  debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
+} as const;
+
+type Options = typeof OPTIONS;
+export type Config = { -readonly [K in keyof Options]: z.output<Options[K]['schema']> };
+
+export class ConfigError extends Error {}
+
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: Object.fromEntries(
+      Object.values(OPTIONS).map((o) => [o.flag, { type: o.flag === 'debug-headers' ? 'boolean' : 'string' }] as const),
+    ),
+    strict: true,
+    allowPositionals: false,
+  });
+  const raw: Record<string, unknown> = {};
+  for (const [key, option] of Object.entries(OPTIONS)) {
+    const value = values[option.flag] ?? env[option.env];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const shape = Object.fromEntries(Object.entries(OPTIONS).map(([key, o]) => [key, o.schema]));
+  const parsed = z.object(shape).safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const option = OPTIONS[issue.path[0] as keyof Options];
+      return `--${option.flag} / ${option.env}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const config = parsed.data as Config;
+  if (!config.pageTokenKey && config.pageTokenKeyFile) {
+    try {
+      config.pageTokenKey = readFileSync(config.pageTokenKeyFile, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError(`cannot read --page-token-key-file: ${(error as Error).message}`);
+    }
+    if (config.pageTokenKey.length < 16) throw new ConfigError('the page-token key file must hold at least 16 characters');
+  }
+  return config;
+}
+
+export function usage(): string {
+  const lines = Object.values(OPTIONS).map((o) => `  --${o.flag.padEnd(22)} ${o.env.padEnd(26)} ${o.help}`);
+  return `Usage: npm start -- [options]\n\n  flag                     environment                description\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,87 @@
+/**
+ * Hydration: filling v2 fields that v1 rows only reference by id (a role
+ * binding's identity name, say). The ids a page needs are collected first,
+ * deduplicated, and fetched with one v1 list call per resource and chunk, so a
+ * page costs a bounded number of calls, never one per row.
+ */
+import { resourceExhausted } from '../aip/errors.ts';
+import type { FieldSpec, ResourceMapping } from './mapping.ts';
+import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
+import { getPath, isObject, typeOf, type Json, type LookupResolver } from './shape.ts';
+import type { V1Client } from '../v1/client.ts';
+
+/** Ids per v1 call: keeps URLs well under common 8 KiB limits (a deep UIDP is ~100 characters). */
+const IDS_PER_CALL = 50;
+
+export interface HydrationContext {
+  v1: V1Client;
+  registry: MappingRegistry;
+  authorization: string;
+  counter: { v1Calls: number };
+  /** Most v1 calls one request may spend on hydration. */
+  maxFanOut: number;
+}
+
+type Wanted = Map<string, Set<string>>;
+
+function collect(fields: Readonly<Record<string, FieldSpec>>, row: Json, wanted: Wanted): void {
+  for (const [key, spec] of Object.entries(fields)) {
+    if (spec.lookup) {
+      const id = getPath(row, spec.lookup.by);
+      if (typeof id === 'string' && id) {
+        const ids = wanted.get(spec.lookup.resource) ?? new Set<string>();
+        ids.add(id);
+        wanted.set(spec.lookup.resource, ids);
+      }
+      continue;
+    }
+    if (typeOf(spec) !== 'message' || !spec.fields || spec.v1 === null) continue;
+    const source = spec.v1 === '.' ? row : getPath(row, spec.v1 ?? key);
+    for (const nested of Array.isArray(source) ? source : [source]) {
+      if (isObject(nested)) collect(spec.fields, nested, wanted);
+    }
+  }
+}
+
+function hasLookups(fields: Readonly<Record<string, FieldSpec>>): boolean {
+  return Object.values(fields).some((spec) => !!spec.lookup || (!!spec.fields && hasLookups(spec.fields)));
+}
+
+/** A resolver for the references in `rows`, or undefined when the mapping has none. */
+export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], ctx: HydrationContext): Promise<LookupResolver | undefined> {
+  if (!hasLookups(mapping.fields)) return undefined;
+  const wanted: Wanted = new Map();
+  for (const row of rows) collect(mapping.fields, row, wanted);
+
+  const calls: { target: ResourceMapping; query: Record<string, string | string[]> }[] = [];
+  for (const [name, idSet] of wanted) {
+    const target = ctx.registry.get(name);
+    const ids = [...idSet];
+    if (target.v1.idsParam) {
+      for (let i = 0; i < ids.length; i += IDS_PER_CALL) {
+        calls.push({ target, query: { [target.v1.idsParam]: ids.slice(i, i + IDS_PER_CALL) } });
+      }
+    } else {
+      for (const id of ids) calls.push({ target, query: { [target.v1.idParam]: id } });
+    }
+  }
+  if (calls.length > ctx.maxFanOut) {
+    throw resourceExhausted('v1 calls per request', `hydrating this page needs ${calls.length} v1 calls, more than the configured fan-out limit of ${ctx.maxFanOut}; ask for a smaller page_size`);
+  }
+
+  const found = new Map<string, Map<string, Json>>();
+  await Promise.all(calls.map(async ({ target, query }) => {
+    const answer = await ctx.v1.call<{ items?: unknown }>(
+      { method: 'GET', path: v1CollectionPath(target), query, authorization: ctx.authorization },
+      ctx.counter,
+    );
+    const byId = found.get(target.name) ?? new Map<string, Json>();
+    found.set(target.name, byId);
+    const uidKey = v1UidKey(target);
+    for (const item of Array.isArray(answer.items) ? answer.items : []) {
+      if (isObject(item) && typeof item[uidKey] === 'string') byId.set(item[uidKey] as string, item);
+    }
+  }));
+
+  return (resource, id, pick) => getPath(found.get(resource)?.get(id), pick);
+}

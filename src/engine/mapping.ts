@@ -1,0 +1,112 @@
+/**
+ * The vocabulary of `mappings/`: how one resource differs between v1 and v2.
+ * A mapping is data. The engine reads it and never names a resource itself,
+ * so adding a resource means adding a mapping file (and emulator support).
+ */
+import type { ZodType } from 'zod';
+import type { Orderable } from '../aip/order-by.ts';
+
+export type Service = 'iam' | 'registry' | 'vulnerabilities';
+
+export type FieldType = 'string' | 'bool' | 'int' | 'int64' | 'timestamp' | 'enum' | 'message' | 'map' | 'json';
+
+/** A bijective rename of enum value names; never by number (CatalogTier is renumbered between versions). */
+export interface EnumRename {
+  readonly v1ToV2: Readonly<Record<string, string>>;
+  readonly v2ToV1: Readonly<Record<string, string>>;
+  /** The v2 zero value, rendered for unknown or absent v1 values. */
+  readonly zero: string;
+}
+
+export interface FieldSpec {
+  /**
+   * Where v1 rows keep the value: a key or dotted path relative to the
+   * enclosing v1 object; `.` means "the enclosing object itself" (a v2
+   * sub-message built from flat v1 fields). Default: the v2 key. `null`: v1
+   * has no such field, so v2 shows the zero value.
+   */
+  readonly v1?: string | null;
+  /** Where writes put the value in the v1 body, when that differs from where rows carry it. */
+  readonly v1Write?: string;
+  /** Default: `message` when `fields` is given, otherwise `string`. */
+  readonly type?: FieldType;
+  readonly repeated?: boolean;
+  readonly enum?: EnumRename;
+  readonly fields?: Readonly<Record<string, FieldSpec>>;
+  /** Set by the service; ignored in requests. */
+  readonly outputOnly?: boolean;
+  /** Member of a oneof: protojson emits it only when set. */
+  readonly oneof?: string;
+  /** proto3 `optional`: absent from output when unset. */
+  readonly optional?: boolean;
+  /** Hydrated from another resource: read `pick` from the v1 row of `resource` whose id sits at `by`. */
+  readonly lookup?: { readonly resource: string; readonly by: string; readonly pick: string };
+}
+
+export type FilterOp = 'eq' | 'in' | 'descendantOf' | 'childOf' | 'ancestorOf' | 'inRoot';
+
+export interface FilterSpec {
+  /** The v2 field path the filter tests (rendered v2 value). */
+  readonly field: string;
+  readonly op: FilterOp;
+  /** The v1 query key that applies the same filter server-side; absent when v1 has none. */
+  readonly v1?: string;
+  /** Values must be UIDPs. */
+  readonly uidp?: boolean;
+}
+
+export interface ResourceMapping {
+  /** Plural lowerCamel name: the list envelope key and the name other mappings use to refer to it. */
+  readonly name: string;
+  /** AIP resource type, for ResourceInfo in NOT_FOUND errors. */
+  readonly resourceType: string;
+  readonly service: Service;
+  /** The v2 collection segment: `/iam/v2beta1/<collection>`. */
+  readonly collection: string;
+  readonly operations: readonly ('list' | 'get' | 'create' | 'update' | 'delete')[];
+  readonly v1: {
+    /** The v1 collection segment: `/iam/v1/<collection>`. */
+    readonly collection: string;
+    /** The list filter that selects one row (v1 has no Get). */
+    readonly idParam: string;
+    /** The list filter that selects many rows by id, used to hydrate references in one call. */
+    readonly idsParam?: string;
+    /** The PUT body as a projection of the list row (v1 key ← row path); default: the row itself. */
+    readonly writeShape?: Readonly<Record<string, string>>;
+    /** Create and update answer in a shape other than the list row's, so read the row back. */
+    readonly rereadAfterWrite?: boolean;
+  };
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  readonly filters: Readonly<Record<string, FilterSpec>>;
+  readonly orderBy: Orderable;
+  readonly create?: {
+    /** `optional`: an empty parent creates a root (organisations). */
+    readonly parent: 'required' | 'optional';
+  };
+  /** Rules for writable fields, checked on create and on the masked paths of an update. */
+  readonly validate?: ZodType;
+  readonly delete?: {
+    /** AIP-135: deleting what is already gone succeeds. */
+    readonly idempotent?: boolean;
+    /** Refuse with RESOURCE_NOT_EMPTY while any of these resources has a row under the uid. */
+    readonly refuseWhileParentOf?: readonly string[];
+  };
+}
+
+export function defineResource(mapping: ResourceMapping): ResourceMapping {
+  return mapping;
+}
+
+/** An enum whose v2 names are the v1 names behind a prefix (same numbers); `zero` pairs the unspecified values. */
+export function prefixedEnum(prefix: string, v1Names: readonly string[], zero: readonly [v1: string, v2: string]): EnumRename {
+  const pairs: [string, string][] = v1Names.map((n) => (n === zero[0] ? [n, zero[1]] : [n, prefix + n]));
+  return enumRename(pairs, zero[1]);
+}
+
+export function enumRename(pairs: readonly (readonly [v1: string, v2: string])[], zero: string): EnumRename {
+  return {
+    v1ToV2: Object.fromEntries(pairs.map(([a, b]) => [a, b])),
+    v2ToV1: Object.fromEntries(pairs.map(([a, b]) => [b, a])),
+    zero,
+  };
+}

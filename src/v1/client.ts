@@ -1,0 +1,119 @@
+/**
+ * The one way the gateway talks to v1: an undici pool with a deadline per call
+ * and a retry for safe reads, answering parsed JSON or throwing the ApiError
+ * that describes what went wrong (see errors.ts).
+ */
+import { Pool, interceptors, type Dispatcher } from 'undici';
+import { fromTransportError, fromV1Response } from './errors.ts';
+
+export type QueryValue = string | boolean | readonly string[] | undefined;
+
+export interface V1Call {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path segments after the host, joined with `/`; each is escaped except the `/` inside UIDPs. */
+  path: string;
+  query?: Readonly<Record<string, QueryValue>>;
+  body?: unknown;
+  /** The caller's own Authorization header, forwarded as is. */
+  authorization: string;
+}
+
+export interface V1ClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  connections?: number;
+  /** Observes every call that reached the wire (for per-request call counts). */
+  onCall?: (call: V1Call) => void;
+}
+
+export class V1Client {
+  readonly baseUrl: string;
+  readonly #pool: Pool;
+  readonly #dispatcher: Dispatcher;
+  readonly #timeoutMs: number;
+
+  constructor(options: V1ClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.baseUrl = url.origin;
+    this.#timeoutMs = options.timeoutMs;
+    this.#pool = new Pool(url.origin, {
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 10_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    // Reads are safe to repeat; a stale keep-alive socket or a brief 503 should not reach the client.
+    this.#dispatcher = this.#pool.compose(
+      interceptors.retry({ methods: ['GET'], maxRetries: 2, minTimeout: 25, maxTimeout: 200, statusCodes: [502, 503] }),
+    );
+  }
+
+  async call<T = unknown>(call: V1Call, counter?: { v1Calls: number }): Promise<T> {
+    if (counter) counter.v1Calls++;
+    const headers: Record<string, string> = { authorization: call.authorization, accept: 'application/json' };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.#dispatcher.request({
+        origin: this.baseUrl,
+        method: call.method,
+        path: withQuery(call.path, call.query),
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (error) {
+      throw fromTransportError(error, this.#timeoutMs);
+    }
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw fromTransportError(error, this.#timeoutMs);
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      if (!text) return {} as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw fromV1Response(502, 'the v1 backend answered with a body that is not JSON');
+      }
+    }
+    throw fromV1Response(response.statusCode, text);
+  }
+
+  /** Readiness: v1 answers HTTP at all (any status, even 401, means it is up). */
+  async reachable(timeoutMs = 2000): Promise<boolean> {
+    try {
+      const response = await this.#pool.request({ method: 'GET', path: '/', signal: AbortSignal.timeout(timeoutMs) });
+      await response.body.dump();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}
+
+function withQuery(path: string, query: V1Call['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else params.append(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Escapes each segment of a UIDP but keeps its slashes: v1 routes capture them with `{id=**}`. */
+export function uidpPath(uidp: string): string {
+  return uidp.split('/').map(encodeURIComponent).join('/');
+}
