@@ -22,8 +22,13 @@ export interface ServerOptions {
 /** grpc-gateway's default limit is the gRPC server's 4 MiB receive size. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 
+/** A Buffer keeps fastify from appending `; charset=utf-8`, which grpc-gateway does not send. */
+function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(status).headers(headers).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body)));
+}
+
 function send(reply: FastifyReply, { status, body, headers }: WireError): FastifyReply {
-  return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
+  return sendJson(reply, status, body, headers);
 }
 
 function authenticate(header: string | undefined, acceptToken: (token: string) => boolean): void {
@@ -79,7 +84,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         });
         authenticate(request.headers.authorization, acceptToken);
         const output = match.route.run(input);
-        return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(output));
+        return sendJson(reply, 200, output);
       } catch (err) {
         return send(reply, toWireError(err, request));
       }
