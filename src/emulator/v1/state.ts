@@ -184,7 +184,23 @@ export interface StateOptions {
 
 const STATIC_MAX_LIFETIME_SECONDS = 30 * 24 * 3600;
 
+/** Inputs are copied on the way in so that freezing a stored record never freezes a caller's object. */
 const copy = <T>(value: T): T => structuredClone(value);
+
+/**
+ * Stored records are immutable (every write stores a new record), so reads
+ * hand them out without copying: lists are hot in benchmarks, because the
+ * gateway has to fetch whole v1 lists to page them.
+ */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export type BuiltinRoleIds = Readonly<Record<string, string>> & { readonly viewer: string; readonly editor: string; readonly owner: string };
 
 function requireName(name: unknown, what: string): string {
   // Decision: a nameless resource is refused, naming the field.
@@ -232,10 +248,12 @@ export class EmulatorState {
   readonly #roles = new Map<string, V1Role>();
   readonly #bindings = new Map<string, V1RoleBinding>();
   readonly #repos = new Map<string, V1Repo>();
+  /** `<parent>\n<name>` → repo id: repo names identify repos within a group (see createRepo). */
+  readonly #repoNames = new Map<string, string>();
   readonly #clock: MicrosClock;
 
-  /** Managed role name → id (viewer, editor, owner). */
-  readonly builtinRoles: Readonly<Record<string, string>>;
+  /** Managed role name → id. */
+  readonly builtinRoles: BuiltinRoleIds;
 
   constructor(options: StateOptions = {}) {
     this.#clock = options.clock ?? systemClock();
@@ -243,9 +261,15 @@ export class EmulatorState {
     for (const role of MANAGED_ROLES) {
       const id = managedRoleId(role.name);
       ids[role.name] = id;
-      this.#roles.set(id, { id, ...copy(role) });
+      this.#store(this.#roles, { id, ...copy(role) });
     }
-    this.builtinRoles = Object.freeze(ids);
+    if (!ids.viewer || !ids.editor || !ids.owner) throw new Error('the managed role table lacks viewer, editor or owner');
+    this.builtinRoles = Object.freeze(ids) as BuiltinRoleIds;
+  }
+
+  #store<T extends { id: string }>(rows: Map<string, T>, record: T): T {
+    rows.set(record.id, deepFreeze(record));
+    return record;
   }
 
   /** Sizes of each collection, for tests and benchmarks. */
@@ -323,21 +347,20 @@ export class EmulatorState {
   #groupView(group: V1Group): V1Group {
     const rootId = group.id.split('/')[0]!;
     const root = rootId === group.id ? group : this.#groups.get(rootId);
-    return { ...copy(group), kind: root?.kind ?? group.kind, status: root?.status ?? group.status };
+    if (root === group || !root) return group;
+    return { ...group, kind: root.kind, status: root.status };
   }
 
   createGroup(parent: string | null, fields: GroupFields): V1Group {
     const parentId = parent ? this.#resolveGroupParent(parent) : null;
     const id = parentId ? newChildUid(parentId) : newRootUid();
     const now = this.#now();
-    this.#groups.set(id, { id, ...this.#groupFields(id, fields), createdAt: now, updatedAt: now });
-    return this.#groupView(this.#groups.get(id)!);
+    return this.#groupView(this.#store(this.#groups, { id, ...this.#groupFields(id, fields), createdAt: now, updatedAt: now }));
   }
 
   updateGroup(id: string, fields: GroupFields): V1Group {
     const current = this.#existing(this.#groups, id, 'group');
-    this.#groups.set(id, { ...current, ...this.#groupFields(id, fields), updatedAt: this.#now() });
-    return this.#groupView(this.#groups.get(id)!);
+    return this.#groupView(this.#store(this.#groups, { ...current, ...this.#groupFields(id, fields), updatedAt: this.#now() }));
   }
 
   listGroups(filter: ListFilter = {}): V1Group[] {
@@ -418,8 +441,7 @@ export class EmulatorState {
     const identity: V1Identity = { id, ...base, createdAt: now, updatedAt: now, lastSeen: now };
     if (fields.email !== undefined) identity.email = fields.email;
     if (fields.emailUnverified !== undefined) identity.emailUnverified = fields.emailUnverified;
-    this.#identities.set(id, identity);
-    return copy(identity);
+    return this.#store(this.#identities, identity);
   }
 
   updateIdentity(id: string, fields: IdentityFields): V1Identity {
@@ -427,12 +449,11 @@ export class EmulatorState {
     const identity: V1Identity = { id, ...this.#identityFields(fields), createdAt, updatedAt: this.#now(), lastSeen };
     if (email !== undefined) identity.email = email;
     if (emailUnverified !== undefined) identity.emailUnverified = emailUnverified;
-    this.#identities.set(id, identity);
-    return copy(identity);
+    return this.#store(this.#identities, identity);
   }
 
   listIdentities(filter: ListFilter = {}): V1Identity[] {
-    return select(this.#identities, filter).map(copy);
+    return select(this.#identities, filter);
   }
 
   /**
@@ -442,7 +463,7 @@ export class EmulatorState {
   lookupIdentity(issuer: string, subject: string): V1Identity {
     for (const identity of this.#identities.values()) {
       const rel = identity.claimMatch ?? identity.static;
-      if (rel && issuer && rel.issuer === issuer && rel.subject === subject) return copy(identity);
+      if (rel && issuer && rel.issuer === issuer && rel.subject === subject) return identity;
     }
     throw notFound('identity not found');
   }
@@ -471,18 +492,16 @@ export class EmulatorState {
 
   createRole(parent: string, fields: RoleFields): V1Role {
     const id = newChildUid(this.#parentGroup(parent, 'parent_id'));
-    this.#roles.set(id, { id, ...this.#roleFields(fields) });
-    return copy(this.#roles.get(id)!);
+    return this.#store(this.#roles, { id, ...this.#roleFields(fields) });
   }
 
   updateRole(id: string, fields: RoleFields): V1Role {
     this.#customRole(id);
-    this.#roles.set(id, { id, ...this.#roleFields(fields) });
-    return copy(this.#roles.get(id)!);
+    return this.#store(this.#roles, { id, ...this.#roleFields(fields) });
   }
 
   listRoles(filter: ListFilter = {}): V1Role[] {
-    return select(this.#roles, filter).map(copy);
+    return select(this.#roles, filter);
   }
 
   /** Facts (v2 comments, kept for v1): a bound role cannot be deleted; managed roles never. */
@@ -514,16 +533,13 @@ export class EmulatorState {
     const targets = batch.map((fields) => this.#bindingTarget(fields));
     return targets.map((target) => {
       const id = newChildUid(group);
-      const binding = { id, ...target, group, createdAt: this.#now() };
-      this.#bindings.set(id, binding);
-      return copy(binding);
+      return this.#store(this.#bindings, { id, ...target, group, createdAt: this.#now() });
     });
   }
 
   updateRoleBinding(id: string, fields: RoleBindingFields): V1RoleBinding {
     const current = this.#existing(this.#bindings, id, 'role binding');
-    this.#bindings.set(id, { ...current, ...this.#bindingTarget(fields) });
-    return copy(this.#bindings.get(id)!);
+    return this.#store(this.#bindings, { ...current, ...this.#bindingTarget(fields) });
   }
 
   /** List rows hydrate the group and role and copy the identity's email and claimMatch issuer/subject. */
@@ -534,7 +550,7 @@ export class EmulatorState {
         id: b.id,
         group: this.#groupView(this.#groups.get(b.group)!),
         identity: b.identity,
-        role: copy(this.#roles.get(b.role)!),
+        role: this.#roles.get(b.role)!,
         email: identity?.email ?? '',
         claimMatchIssuer: identity?.claimMatch?.issuer ?? '',
         claimMatchSubject: identity?.claimMatch?.subject ?? '',
@@ -573,8 +589,15 @@ export class EmulatorState {
   }
 
   #repoNamed(parent: string, name: string): V1Repo | undefined {
-    for (const repo of this.#repos.values()) if (repo.name === name && parentOf(repo.id) === parent) return repo;
-    return undefined;
+    const id = this.#repoNames.get(`${parent}\n${name}`);
+    return id === undefined ? undefined : this.#repos.get(id);
+  }
+
+  #storeRepo(repo: V1Repo): V1Repo {
+    const previous = this.#repos.get(repo.id);
+    if (previous) this.#repoNames.delete(`${parentOf(previous.id)}\n${previous.name}`);
+    this.#repoNames.set(`${parentOf(repo.id)}\n${repo.name}`, repo.id);
+    return this.#store(this.#repos, repo);
   }
 
   /**
@@ -587,9 +610,7 @@ export class EmulatorState {
     const values = this.#repoFields(fields);
     const existing = this.#repoNamed(group, values.name);
     if (existing && options.preventExisting) throw alreadyExists(`repo ${JSON.stringify(values.name)} already exists`);
-    const id = existing?.id ?? newChildUid(group);
-    this.#repos.set(id, { id, ...values, createTime: existing?.createTime ?? this.#now() });
-    return copy(this.#repos.get(id)!);
+    return this.#storeRepo({ id: existing?.id ?? newChildUid(group), ...values, createTime: existing?.createTime ?? this.#now() });
   }
 
   /** Decision: renaming onto another repo's name in the same group is ALREADY_EXISTS (names identify repos, see createRepo). */
@@ -598,16 +619,16 @@ export class EmulatorState {
     const values = this.#repoFields(fields);
     const clash = this.#repoNamed(parentOf(id), values.name);
     if (clash && clash.id !== id) throw alreadyExists(`repo ${JSON.stringify(values.name)} already exists`);
-    this.#repos.set(id, { id, ...values, createTime });
-    return copy(this.#repos.get(id)!);
+    return this.#storeRepo({ id, ...values, createTime });
   }
 
   listRepos(filter: ListFilter = {}): V1Repo[] {
-    return select(this.#repos, filter).map(copy);
+    return select(this.#repos, filter);
   }
 
   deleteRepo(id: string): void {
-    this.#existing(this.#repos, id, 'repo');
+    const repo = this.#existing(this.#repos, id, 'repo');
+    this.#repoNames.delete(`${parentOf(id)}\n${repo.name}`);
     this.#repos.delete(id);
   }
 }
