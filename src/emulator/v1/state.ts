@@ -231,8 +231,11 @@ function validRegex(pattern: string | undefined, where: string): void {
   }
 }
 
-function oneOf(values: readonly (string | undefined)[]): boolean {
-  return values.some((v) => v !== undefined && v !== '');
+/** A proto oneof: true when a member is set non-empty; two members set is refused (HTTP decoding refuses it earlier). */
+function oneOf(values: Record<string, string | undefined>, where: string): boolean {
+  const set = Object.keys(values).filter((k) => values[k] !== undefined);
+  if (set.length > 1) throw invalidArgument(`${where}: only one of ${set.join(', ')} may be set`);
+  return set.some((k) => values[k] !== '');
 }
 
 /** Managed roles get stable flat root UIDs so every emulator instance agrees on them. */
@@ -387,8 +390,10 @@ export class EmulatorState {
     const { claimMatch, static: keys, awsIdentity, servicePrincipal } = fields;
     if (claimMatch) {
       // Facts (ClaimMatch): `iss` and `sub` are required, `aud` optional.
-      if (!oneOf([claimMatch.issuer, claimMatch.issuerPattern])) throw invalidArgument('identity.claimMatch: issuer or issuerPattern is required');
-      if (!oneOf([claimMatch.subject, claimMatch.subjectPattern])) throw invalidArgument('identity.claimMatch: subject or subjectPattern is required');
+      const { issuer, issuerPattern, subject, subjectPattern, audience, audiencePattern } = claimMatch;
+      if (!oneOf({ issuer, issuerPattern }, 'identity.claimMatch')) throw invalidArgument('identity.claimMatch: issuer or issuerPattern is required');
+      if (!oneOf({ subject, subjectPattern }, 'identity.claimMatch')) throw invalidArgument('identity.claimMatch: subject or subjectPattern is required');
+      oneOf({ audience, audiencePattern }, 'identity.claimMatch');
       // Decision: patterns are checked with JavaScript regular expressions (the server uses Go's RE2).
       validRegex(claimMatch.issuerPattern, 'identity.claimMatch.issuerPattern');
       validRegex(claimMatch.subjectPattern, 'identity.claimMatch.subjectPattern');
@@ -403,7 +408,10 @@ export class EmulatorState {
       return { static: { ...copy(keys), expiration: this.#staticExpiration(keys.expiration) } };
     }
     if (awsIdentity) {
-      if (!awsIdentity.awsAccount) throw invalidArgument('identity.awsIdentity.awsAccount: must not be empty');
+      const { awsAccount, arn, arnPattern, userId, userIdPattern } = awsIdentity;
+      if (!awsAccount) throw invalidArgument('identity.awsIdentity.awsAccount: must not be empty');
+      oneOf({ arn, arnPattern }, 'identity.awsIdentity');
+      oneOf({ userId, userIdPattern }, 'identity.awsIdentity');
       return { awsIdentity: copy(awsIdentity) };
     }
     const principal = enumValue(SERVICE_PRINCIPAL, servicePrincipal, 'identity.servicePrincipal');
