@@ -44,7 +44,8 @@ export class V1Client {
     });
     // Reads are safe to repeat; a stale keep-alive socket or a brief 503 should not reach the client.
     this.#dispatcher = this.#pool.compose(
-      interceptors.retry({ methods: ['GET'], maxRetries: 2, minTimeout: 25, maxTimeout: 200, statusCodes: [502, 503] }),
+      // throwOnError: false hands the last answer through, so v1's own error body still reaches the client.
+      interceptors.retry({ methods: ['GET'], maxRetries: 2, minTimeout: 25, maxTimeout: 200, statusCodes: [502, 503], throwOnError: false }),
     );
   }
 
