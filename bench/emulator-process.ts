@@ -1,0 +1,35 @@
+/**
+ * Benchmark child: the v1 emulator on a loopback port chosen by the OS, seeded
+ * with one organisation and `--groups` child groups (default 1,000). Prints one
+ * JSON line `{"url","orgId","groupId"}` to stdout once it is listening, then
+ * serves until its parent closes stdin or sends SIGTERM/SIGINT.
+ */
+import { parseArgs } from 'node:util';
+import { startEmulator } from '../src/emulator/v1/index.ts';
+
+const { values } = parseArgs({ options: { groups: { type: 'string', default: '1000' } }, strict: true });
+const groups = Number(values.groups);
+if (!Number.isInteger(groups) || groups < 1 || groups > 100_000) throw new Error(`--groups: expected 1..100000, got ${values.groups}`);
+
+const emulator = await startEmulator({ port: 0, host: '127.0.0.1', seed: 'none' });
+const org = emulator.state.createGroup(null, { name: 'bench-org', description: 'benchmark organisation' });
+const ids: string[] = [];
+for (let i = 0; i < groups; i++) {
+  ids.push(emulator.state.createGroup(org.id, { name: `group-${String(i).padStart(4, '0')}`, description: `benchmark group ${i}` }).id);
+}
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await emulator.close();
+  process.exit(0);
+}
+process.once('SIGTERM', () => void stop());
+process.once('SIGINT', () => void stop());
+// The parent holds our stdin open; if it dies without signalling, stdin ends and we go too.
+process.stdin.on('end', () => void stop());
+process.stdin.resume();
+
+// Middle of the list, so a lookup is not the cheap first entry.
+process.stdout.write(`${JSON.stringify({ url: emulator.url, orgId: org.id, groupId: ids[Math.floor(ids.length / 2)], groups })}\n`);

@@ -1,0 +1,28 @@
+/**
+ * Benchmark child: the gateway, built from the project's own configuration
+ * (`--v1-url <url>`, plus any other src/config.ts flag), listening on a loopback
+ * port chosen by the OS, log level `warn`. Prints one JSON line `{"url"}` to
+ * stdout once it is listening, then serves until its parent closes stdin or
+ * sends SIGTERM/SIGINT.
+ */
+import { loadConfig } from '../src/config.ts';
+import { buildGateway } from '../src/server.ts';
+
+const config = loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...process.argv.slice(2)], {});
+if (!config.v1Url) throw new Error('--v1-url is required');
+const app = await buildGateway({ ...config, v1Url: config.v1Url });
+const url = await app.listen({ port: config.port, host: config.host });
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await app.close();
+  process.exit(0);
+}
+process.once('SIGTERM', () => void stop());
+process.once('SIGINT', () => void stop());
+process.stdin.on('end', () => void stop());
+process.stdin.resume();
+
+process.stdout.write(`${JSON.stringify({ url })}\n`);
