@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Integration tests bind real ports and PostgreSQL; keep worker count modest on 2-core machines.
+    // Integration tests bind real ports; forks keep each file's servers in their own process.
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
