@@ -50,9 +50,9 @@ describe('parseListParams defaults and limits', () => {
     expect(parseListParams({ skip: '' }).skip).toBe(0);
   });
 
-  it('accepts an explicit plus sign and surrounding spaces in integers', () => {
+  it('accepts an explicit plus sign, as Go\'s strconv.ParseInt does', () => {
     expect(parseListParams({ page_size: '+7' }).pageSize).toBe(7);
-    expect(parseListParams({ skip: ' 3 ' }).skip).toBe(3);
+    expect(parseListParams({ skip: '+3' }).skip).toBe(3);
   });
 });
 
