@@ -131,20 +131,12 @@ describe('PageTokenCodec integrity', () => {
     ['too short to hold IV and tag', 'AQID'],
     ['plain JSON text', '{"f":"x","a":[],"s":0,"t":0}'],
     ['whitespace around a token', ' AAAA '],
-    ['oversized', 'A'.repeat(5000)],
-    ['oversized but otherwise base64url', 'A'.repeat(4097)],
+    ['oversized (5000 characters)', 'A'.repeat(5000)],
+    ['just over the 4096-character limit', 'A'.repeat(4097)],
     ['random bytes of a plausible length', Buffer.alloc(80, 7).toString('base64url')],
     ['a right version byte then zeros', Buffer.concat([Buffer.of(1), Buffer.alloc(60)]).toString('base64url')],
   ])('refuses garbage input: %s', (_label, input) => {
     expectBadPageToken(() => new PageTokenCodec(KEY_A).open(input, FP));
-  });
-
-  it('refuses an oversized valid-looking token before any decryption', () => {
-    const codec = new PageTokenCodec(KEY_A);
-    // A genuine token whose cursor is so large the text exceeds the size limit.
-    const huge = codec.seal(FP, { after: ['x'.repeat(5000)], skipped: 0 });
-    expect(huge.length).toBeGreaterThan(4096);
-    expectBadPageToken(() => codec.open(huge, FP));
   });
 });
 

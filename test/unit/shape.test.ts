@@ -430,6 +430,16 @@ describe('writeV1Path', () => {
     expect(put.claimMatch).toEqual({ issuer: 'i', subject: 's' });
   });
 
+  it('clearing a nested path of an unset member does not add that member beside the set one', () => {
+    // e.g. PATCH ?update_mask=static_keys.expiration_time with body {} on a claimMatch identity:
+    // the v1 PUT body must not end up holding two members of the relationship oneof
+    // (v1 refuses that: "oneof … relationship is already set").
+    const put = v1Identity();
+    writeV1Path(ID, put, 'staticKeys.expirationTime', undefined);
+    const members = ['claimMatch', 'static', 'awsIdentity', 'servicePrincipal'].filter((k) => put[k] !== undefined);
+    expect(members).toHaveLength(1);
+  });
+
   it('renames an enum back and clears the other relationship members', () => {
     const put = v1Identity();
     writeV1Path(ID, put, 'servicePrincipal', 'SERVICE_PRINCIPAL_INGESTER');
@@ -518,6 +528,13 @@ describe('copyV2Path', () => {
     copyV2Path(ID, { servicePrincipal: null }, to, 'servicePrincipal');
     expect(to.claimMatch).toBeDefined();
     expect(to.servicePrincipal).toBeNull();
+  });
+
+  it('clearing a nested path of an unset member does not add that member beside the set one', () => {
+    const to = current();
+    copyV2Path(ID, {}, to, 'staticKeys.expirationTime');
+    const members = ['claimMatch', 'staticKeys', 'awsIdentity', 'servicePrincipal'].filter((k) => to[k] !== undefined && to[k] !== null);
+    expect(members).toEqual(['claimMatch']);
   });
 
   it('a nested oneof member pushes out its sibling inside the sub-message', () => {
