@@ -22,16 +22,24 @@ export type Mask = { kind: 'all' } | { kind: 'paths'; paths: string[] };
 
 const isMessage = (node: MaskNode) => !!node.fields && !node.repeated && node.type !== 'map';
 
-/** Resolves a path against the schema; undefined when it names no field. */
-function nodeAt(fields: Readonly<Record<string, MaskNode>>, path: string): MaskNode | undefined {
+/**
+ * Resolves a mask path written with proto (snake) or JSON (camel) segments to
+ * the schema's own spelling; undefined when it names no field. Each segment is
+ * looked up as written first, because some JSON names are snake_case
+ * (`sync_config`).
+ */
+function resolvePath(fields: Readonly<Record<string, MaskNode>>, path: string): string | undefined {
   let level: Readonly<Record<string, MaskNode>> | undefined = fields;
-  let node: MaskNode | undefined;
+  const resolved: string[] = [];
   for (const segment of path.split('.')) {
-    node = level?.[segment];
+    if (!level) return undefined;
+    const name: string = segment in level ? segment : snakeToCamel(segment);
+    const node: MaskNode | undefined = level[name];
     if (!node) return undefined;
+    resolved.push(name);
     level = isMessage(node) ? node.fields : undefined;
   }
-  return node;
+  return resolved.join('.');
 }
 
 function isWritable(fields: Readonly<Record<string, MaskNode>>, path: string): boolean {
@@ -55,8 +63,8 @@ export function parseMask(raw: string | undefined, fields: Readonly<Record<strin
   }
   const paths: string[] = [];
   for (const entry of entries) {
-    const path = entry.split('.').map(snakeToCamel).join('.');
-    if (!nodeAt(fields, path)) throw invalidField('update_mask', `unknown field path "${entry}"`);
+    const path = resolvePath(fields, entry);
+    if (!path) throw invalidField('update_mask', `unknown field path "${entry}"`);
     if (isWritable(fields, path) && !paths.includes(path)) paths.push(path);
   }
   return { kind: 'paths', paths };

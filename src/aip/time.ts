@@ -9,12 +9,18 @@ export function toMillisTimestamp(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') return null;
   const m = RFC3339.exec(value);
   if (!m) return null;
-  const [, y, mo, d, h, mi, s, frac = '', zone] = m;
+  const [, y, mo, d, h, mi, s, frac = '', zone = 'Z'] = m;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
+  // Date.UTC rolls 2024-02-30 over to March 1st; a timestamp that is not a real instant is refused instead.
+  if (hour > 23 || minute > 59 || second > 59) return null;
   const millis = Number(frac.padEnd(3, '0').slice(0, 3));
-  let epoch = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), millis);
-  if (zone && zone.toUpperCase() !== 'Z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    epoch -= sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000;
+  let epoch = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  const calendar = new Date(epoch);
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null;
+  if (zone.toUpperCase() !== 'Z') {
+    const [offsetHours, offsetMinutes] = [Number(zone.slice(1, 3)), Number(zone.slice(4, 6))];
+    if (offsetHours > 23 || offsetMinutes > 59) return null;
+    epoch -= (zone[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
   }
   const date = new Date(epoch);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();

@@ -30,8 +30,9 @@ function readValue(name: string, spec: FilterSpec, raw: string | string[]): Filt
   if (values.length > 1) throw invalidField(name, 'must be given at most once');
   const value = values[0]!;
   if (spec.op === 'inRoot') {
-    if (!/^(true|false|1|0)$/.test(value)) throw invalidField(name, `"${value}" is not a boolean`);
-    return value === 'true' || value === '1';
+    // grpc-gateway parses booleans with Go's strconv.ParseBool.
+    if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(value)) throw invalidField(name, `"${value}" is not a boolean`);
+    return /^(1|t|T|TRUE|true|True)$/.test(value);
   }
   return value;
 }

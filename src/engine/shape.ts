@@ -170,11 +170,20 @@ export function toV1(fields: Fields, v2: Json): Json {
 }
 
 /**
- * Writes one v2 path's value into a v1 body in place (updates). `undefined`
- * clears it, which a full-replacement PUT reads as the zero value. Setting a
- * oneof member clears its siblings, as protobuf would.
+ * Sets the value at a v2 path inside `target`, walking the specs so that each
+ * level uses the target's own key (`keyOf`) and value form (`convert`).
+ * `undefined` clears; a path under a sub-message that does not exist is then
+ * left alone rather than created. Setting a oneof member, at any depth, clears
+ * its siblings, as protobuf would.
  */
-export function writeV1Path(fields: Fields, target: Json, v2Path: string, value: unknown): void {
+function assignThroughSpecs(
+  fields: Fields,
+  target: Json,
+  v2Path: string,
+  value: unknown,
+  keyOf: (spec: FieldSpec, key: string) => string | null,
+  convert: (spec: FieldSpec, value: unknown) => unknown,
+): void {
   const segments = v2Path.split('.');
   let level = fields;
   let node = target;
@@ -182,41 +191,48 @@ export function writeV1Path(fields: Fields, target: Json, v2Path: string, value:
     const key = segments[i]!;
     const spec = level[key];
     if (!spec) return;
-    const v1Key = writeKey(spec, key);
-    if (v1Key === null) return;
-    if (spec.oneof && value !== undefined) clearOneofSiblings(level, key, spec.oneof, node);
+    const targetKey = keyOf(spec, key);
+    if (targetKey === null) return;
+    if (spec.oneof && value !== undefined && value !== null) {
+      for (const [siblingKey, sibling] of Object.entries(level)) {
+        if (siblingKey === key || sibling.oneof !== spec.oneof) continue;
+        const siblingTarget = keyOf(sibling, siblingKey);
+        if (siblingTarget && siblingTarget !== '.') setPath(node, siblingTarget, undefined);
+      }
+    }
     if (i === segments.length - 1) {
-      setPath(node, v1Key, writeValue(spec, value));
+      setPath(node, targetKey, convert(spec, value));
       return;
     }
-    if (v1Key !== '.') {
-      if (!isObject(getPath(node, v1Key))) setPath(node, v1Key, {});
-      node = getPath(node, v1Key) as Json;
+    if (targetKey !== '.') {
+      if (!isObject(getPath(node, targetKey))) {
+        if (value === undefined) return;
+        setPath(node, targetKey, {});
+      }
+      node = getPath(node, targetKey) as Json;
     }
     level = spec.fields ?? {};
   }
 }
 
-function clearOneofSiblings(level: Fields, key: string, oneof: string, node: Json): void {
-  for (const [siblingKey, sibling] of Object.entries(level)) {
-    if (siblingKey === key || sibling.oneof !== oneof) continue;
-    const v1Key = writeKey(sibling, siblingKey);
-    if (v1Key && v1Key !== '.') setPath(node, v1Key, undefined);
-  }
+/** Writes one v2 path's value into a v1 body in place (updates); `undefined` clears it, which a full-replacement PUT reads as the zero value. */
+export function writeV1Path(fields: Fields, target: Json, v2Path: string, value: unknown): void {
+  assignThroughSpecs(fields, target, v2Path, value, writeKey, writeValue);
+}
+
+/** Copies the value at a v2 path from one v2 object into another (absent clears it). */
+export function copyV2Path(fields: Fields, from: Json, to: Json, path: string): void {
+  assignThroughSpecs(fields, to, path, getPath(from, path), (_spec, key) => key, (_spec, value) => value);
 }
 
 /**
- * Copies the value at a v2 path from one v2 object into another (undefined
- * clears it); a oneof member that becomes set pushes its siblings out.
+ * The paths whose rules an update must check. A path inside a oneof member
+ * widens to the whole member: setting one field of a member that was not set
+ * brings the member's other required fields into play.
  */
-export function copyV2Path(fields: Fields, from: Json, to: Json, path: string): void {
-  const value = getPath(from, path);
-  const top = path.split('.')[0]!;
-  const spec = fields[top];
-  if (spec?.oneof && value !== undefined && value !== null) {
-    for (const [key, sibling] of Object.entries(fields)) {
-      if (key !== top && sibling.oneof === spec.oneof) delete to[key];
-    }
-  }
-  setPath(to, path, value);
+export function validationScope(fields: Fields, paths: readonly string[]): string[] {
+  return [...new Set(paths.map((path) => {
+    const top = path.split('.')[0]!;
+    return fields[top]?.oneof ? top : path;
+  }))];
 }

@@ -18,7 +18,7 @@ import { KeyedMutex } from './keyed-mutex.ts';
 import { parseFilters } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
-import { copyV2Path, getPath, isObject, readBody, renderV2, toV1, writeV1Path, type Json } from './shape.ts';
+import { copyV2Path, getPath, isObject, readBody, renderV2, toV1, validationScope, writeV1Path, type Json } from './shape.ts';
 import { validate } from './validate.ts';
 
 export interface V1BackendOptions {
@@ -93,7 +93,7 @@ export class V1Backend implements Backend {
 
       const merged = renderV2(mapping.fields, row);
       for (const path of paths) copyV2Path(mapping.fields, value, merged, path);
-      validate(mapping.validate, merged, paths);
+      validate(mapping.validate, merged, validationScope(mapping.fields, paths));
 
       // Start from v1's own row so fields v2 does not show (or shows as output-only) survive the PUT.
       const put = projectRow(row, mapping.v1.writeShape);

@@ -127,6 +127,23 @@ describe('PATCH other resources', () => {
     expect(body.claimMatch).toMatchObject({ issuer: 'https://issuer', subject: 'new' });
   });
 
+  it('identities: a mask into an unset oneof member checks the whole member', async () => {
+    const uid = stack.emulator.state.createIdentity(org, { name: 'half-switch', claimMatch: { issuer: 'https://issuer', subject: 's' } }).id;
+    const reply = await stack.client.patch(`/iam/v2beta1/identities/${uid}`,
+      { staticKeys: { expirationTime: '2030-01-01T00:00:00Z' } }, { update_mask: 'static_keys.expiration_time' });
+    expect(reply.status).toBe(400);
+    expect(aip(reply).byType.BadRequest.fieldViolations.map((v: any) => v.field)).toContain('staticKeys.issuer');
+    expect(stack.emulator.state.listIdentities({ id: uid })[0]!.claimMatch).toBeDefined();
+  });
+
+  it('identities: clearing a field of an unset oneof member is a no-op, not a second member', async () => {
+    const uid = stack.emulator.state.createIdentity(org, { name: 'noop-clear', claimMatch: { issuer: 'https://issuer', subject: 's' } }).id;
+    const reply = await stack.client.patch(`/iam/v2beta1/identities/${uid}`, {}, { update_mask: 'static_keys.expiration_time' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.claimMatch).toMatchObject({ subject: 's' });
+    expect(reply.body).not.toHaveProperty('staticKeys');
+  });
+
   it('roles: capabilities are written back as v1 names', async () => {
     const uid = stack.emulator.state.createRole(org, { name: 'custom', capabilities: ['groups.list'] }).id;
     const { status, body } = await stack.client.patch(`/iam/v2beta1/roles/${uid}`, { capabilities: ['CAP_IAM_GROUPS_LIST', 'CAP_REPO_LIST'] });
