@@ -1,29 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import { ApiError } from '../../src/aip/errors.ts';
 import { coveredBy, maskFromBody, maskPaths, parseMask, writablePaths, type MaskNode } from '../../src/aip/field-mask.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';
 import repos from '../../mappings/repos.ts';
 import roleBindings from '../../mappings/role-bindings.ts';
+import { invalidOn } from '../support/invalid-argument.ts';
 
 const IDENTITY = identities.fields as Readonly<Record<string, MaskNode>>;
 const GROUP = groups.fields as Readonly<Record<string, MaskNode>>;
 const REPO = repos.fields as Readonly<Record<string, MaskNode>>;
 const BINDING = roleBindings.fields as Readonly<Record<string, MaskNode>>;
-
-function invalidOn(field: string, fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    const e = error as ApiError;
-    expect(e.code).toBe(3);
-    const badRequest = e.details.find((d) => d['@type'].endsWith('BadRequest'));
-    expect((badRequest?.fieldViolations as { field: string }[]).map((v) => v.field)).toEqual([field]);
-    return e;
-  }
-  throw new Error(`expected INVALID_ARGUMENT on ${field}`);
-}
 
 describe('parseMask', () => {
   it('answers undefined when there is no mask', () => {

@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { ApiError } from '../../src/aip/errors.ts';
 import { parseFilters } from '../../src/engine/list-query.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';
 import repos from '../../mappings/repos.ts';
 import roleBindings from '../../mappings/role-bindings.ts';
 import roles from '../../mappings/roles.ts';
+import { invalidOn } from '../support/invalid-argument.ts';
 
 const ROOT = 'a'.repeat(40);
 const OTHER_ROOT = 'b'.repeat(40);
@@ -15,20 +15,6 @@ const SIBLING = `${ROOT}/${'3'.repeat(16)}`;
 const ALL = [ROOT, OTHER_ROOT, CHILD, GRANDCHILD, SIBLING];
 
 const matching = (filters: ReturnType<typeof parseFilters>, uids = ALL) => uids.filter((uid) => filters.matches({ uid }));
-
-function invalidOn(field: string, fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    const e = error as ApiError;
-    expect(e.code).toBe(3);
-    const badRequest = e.details.find((d) => d['@type'].endsWith('BadRequest'));
-    expect((badRequest?.fieldViolations as { field: string }[]).map((v) => v.field)).toEqual([field]);
-    return e;
-  }
-  throw new Error(`expected INVALID_ARGUMENT on ${field}`);
-}
 
 describe('parseFilters: no filters', () => {
   it('matches everything and sends nothing to v1', () => {

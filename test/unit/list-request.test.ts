@@ -1,21 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { ApiError } from '../../src/aip/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseListParams, singleParam, type RawQuery } from '../../src/aip/list-request.ts';
-
-function invalidOn(field: string, fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    const e = error as ApiError;
-    expect(e.code).toBe(3);
-    expect(e.message.startsWith('Invalid argument: ')).toBe(true);
-    const badRequest = e.details.find((d) => d['@type'].endsWith('BadRequest'));
-    expect((badRequest?.fieldViolations as { field: string }[]).map((v) => v.field)).toEqual([field]);
-    return e;
-  }
-  throw new Error(`expected INVALID_ARGUMENT on ${field}`);
-}
+import { invalidOn } from '../support/invalid-argument.ts';
 
 describe('parseListParams defaults and limits', () => {
   it('uses the spec constants: default 50, maximum 200', () => {

@@ -1,25 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { ApiError } from '../../src/aip/errors.ts';
 import { formatOrderBy, orderableNames, parseOrderBy, type Orderable } from '../../src/aip/order-by.ts';
 import { ORDER_BY_NAME_AND_TIME } from '../../mappings/common.ts';
 import roleBindings from '../../mappings/role-bindings.ts';
 import repos from '../../mappings/repos.ts';
+import { invalidOn } from '../support/invalid-argument.ts';
 
 const GROUPS: Orderable = ORDER_BY_NAME_AND_TIME;
-
-function orderByError(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    const e = error as ApiError;
-    expect(e.code).toBe(3);
-    const badRequest = e.details.find((d) => d['@type'].endsWith('BadRequest'));
-    expect((badRequest?.fieldViolations as { field: string }[]).map((v) => v.field)).toEqual(['order_by']);
-    return e;
-  }
-  throw new Error('expected INVALID_ARGUMENT on order_by');
-}
 
 describe('parseOrderBy: single fields', () => {
   it('parses `name` as ascending, with the uid tiebreak appended', () => {
@@ -119,20 +105,20 @@ describe('parseOrderBy: errors (INVALID_ARGUMENT on order_by)', () => {
     ['wrong case of a field name', 'Name'],
     ['SQL-ish injection', 'name; drop table'],
   ])('%s: %j', (_label, input) => {
-    orderByError(() => parseOrderBy(input, GROUPS));
+    invalidOn('order_by', () => parseOrderBy(input, GROUPS));
   });
 
   it('names the unknown field in the message', () => {
-    expect(orderByError(() => parseOrderBy('colour', GROUPS)).message).toContain('colour');
+    expect(invalidOn('order_by', () => parseOrderBy('colour', GROUPS)).message).toContain('colour');
   });
 
   it('refuses fields a resource does not declare (role bindings have no name order)', () => {
-    orderByError(() => parseOrderBy('name', roleBindings.orderBy));
+    invalidOn('order_by', () => parseOrderBy('name', roleBindings.orderBy));
     expect(parseOrderBy('created_at desc', roleBindings.orderBy)[0]).toEqual({ field: 'createTime', desc: true });
   });
 
   it('refuses updateTime on repos, which do not declare it', () => {
-    orderByError(() => parseOrderBy('update_time', repos.orderBy));
+    invalidOn('order_by', () => parseOrderBy('update_time', repos.orderBy));
   });
 });
 

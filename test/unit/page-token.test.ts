@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { ApiError } from '../../src/aip/errors.ts';
 import { PAGE_TOKEN_TTL_MS, PageTokenCodec, pageTokenKey, queryFingerprint, type PageCursor } from '../../src/aip/page-token.ts';
+import { invalidOn } from '../support/invalid-argument.ts';
 
 const KEY_A = pageTokenKey('a shared secret for replicas');
 const KEY_B = pageTokenKey('another secret, another service');
@@ -12,30 +12,6 @@ const CURSOR: PageCursor = { after: ['eng', null, 42, true, 'abc/def'], skipped:
 function clock(start = Date.UTC(2025, 0, 1)) {
   const state = { now: start };
   return { state, now: () => state.now };
-}
-
-/** Calls `fn` and returns the ApiError it throws, failing if it does not. */
-function apiErrorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an ApiError, but nothing was thrown');
-}
-
-/** Asserts `fn` throws INVALID_ARGUMENT with a BadRequest violation on `page_token`. */
-function expectBadPageToken(fn: () => unknown): void {
-  const error = apiErrorOf(fn);
-  expect(error.code).toBe(3);
-  expect(error.httpStatus).toBe(400);
-  expect(error.message.startsWith('Invalid argument: ')).toBe(true);
-  const badRequest = error.details.find((d) => d['@type'].endsWith('google.rpc.BadRequest'));
-  expect(badRequest).toBeDefined();
-  const violations = badRequest!.fieldViolations as { field: string; description: string }[];
-  expect(violations.map((v) => v.field)).toEqual(['page_token']);
-  expect(violations[0]!.description.length).toBeGreaterThan(0);
 }
 
 describe('PageTokenCodec round trip', () => {
@@ -98,7 +74,7 @@ describe('PageTokenCodec integrity', () => {
       for (const mask of [0x01, 0x80]) {
         const tampered = Buffer.from(raw);
         tampered[i] = tampered[i]! ^ mask;
-        expectBadPageToken(() => codec.open(tampered.toString('base64url'), FP));
+        invalidOn('page_token', () => codec.open(tampered.toString('base64url'), FP));
       }
     }
   });
@@ -106,20 +82,20 @@ describe('PageTokenCodec integrity', () => {
   it('refuses a truncated token and one with bytes appended', () => {
     const codec = new PageTokenCodec(KEY_A);
     const raw = Buffer.from(codec.seal(FP, CURSOR), 'base64url');
-    expectBadPageToken(() => codec.open(raw.subarray(0, raw.length - 1).toString('base64url'), FP));
-    expectBadPageToken(() => codec.open(raw.subarray(1).toString('base64url'), FP));
-    expectBadPageToken(() => codec.open(Buffer.concat([raw, Buffer.of(0)]).toString('base64url'), FP));
+    invalidOn('page_token', () => codec.open(raw.subarray(0, raw.length - 1).toString('base64url'), FP));
+    invalidOn('page_token', () => codec.open(raw.subarray(1).toString('base64url'), FP));
+    invalidOn('page_token', () => codec.open(Buffer.concat([raw, Buffer.of(0)]).toString('base64url'), FP));
   });
 
   it('refuses a token sealed under another key', () => {
     const token = new PageTokenCodec(KEY_B).seal(FP, CURSOR);
-    expectBadPageToken(() => new PageTokenCodec(KEY_A).open(token, FP));
+    invalidOn('page_token', () => new PageTokenCodec(KEY_A).open(token, FP));
   });
 
   it('refuses a token bound to another query (fingerprint A opened as B)', () => {
     const codec = new PageTokenCodec(KEY_A);
     const token = codec.seal(FP, CURSOR);
-    expectBadPageToken(() => codec.open(token, OTHER_FP));
+    invalidOn('page_token', () => codec.open(token, OTHER_FP));
     // and the token still works for its own query
     expect(codec.open(token, FP)).toEqual(CURSOR);
   });
@@ -136,7 +112,7 @@ describe('PageTokenCodec integrity', () => {
     ['random bytes of a plausible length', Buffer.alloc(80, 7).toString('base64url')],
     ['a right version byte then zeros', Buffer.concat([Buffer.of(1), Buffer.alloc(60)]).toString('base64url')],
   ])('refuses garbage input: %s', (_label, input) => {
-    expectBadPageToken(() => new PageTokenCodec(KEY_A).open(input, FP));
+    invalidOn('page_token', () => new PageTokenCodec(KEY_A).open(input, FP));
   });
 });
 
@@ -189,7 +165,7 @@ describe('PageTokenCodec lifetime', () => {
     const raw = Buffer.from(codec.seal(FP, CURSOR), 'base64url');
     raw[20] = raw[20]! ^ 0xff;
     c.state.now += PAGE_TOKEN_TTL_MS * 2;
-    expectBadPageToken(() => codec.open(raw.toString('base64url'), FP));
+    invalidOn('page_token', () => codec.open(raw.toString('base64url'), FP));
   });
 });
 
@@ -258,6 +234,6 @@ describe('pageTokenKey', () => {
 
   it('random keys do not open each other\'s tokens', () => {
     const token = new PageTokenCodec(pageTokenKey(undefined)).seal(FP, CURSOR);
-    expectBadPageToken(() => new PageTokenCodec(pageTokenKey(undefined)).open(token, FP));
+    invalidOn('page_token', () => new PageTokenCodec(pageTokenKey(undefined)).open(token, FP));
   });
 });
