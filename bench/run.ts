@@ -13,8 +13,8 @@
  * listen on 127.0.0.1 only and are killed when this process ends, however it
  * ends (they also stop by themselves when their stdin, held by us, closes).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -44,6 +44,7 @@ const { values: flags } = parseArgs({
     connections: { type: 'string', default: '16' },
     groups: { type: 'string', default: '1000' },
     json: { type: 'string' },
+    scenario: { type: 'string', default: 'all' },
     'cpu-prof': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -58,6 +59,7 @@ if (flags.help) {
       '  --connections  concurrent keep-alive connections (autocannon)\n' +
       '  --groups       child groups seeded under the benchmark org\n' +
       '  --json         also write the results to this file\n' +
+      '  --scenario     list, get or all (default)\n' +
       '  --cpu-prof     write a V8 CPU profile of the gateway process into this directory\n',
   );
   process.exit(0);
@@ -66,11 +68,16 @@ const duration = intOption('duration', flags.duration, 1, 300);
 const warmup = intOption('warmup', flags.warmup ?? String(Math.min(3, duration)), 0, 60);
 const connections = intOption('connections', flags.connections, 1, 256);
 const groups = intOption('groups', flags.groups, 50, 100_000);
+if (!['list', 'get', 'all'].includes(flags.scenario)) {
+  process.stderr.write(`bench: --scenario: expected list, get or all, got ${JSON.stringify(flags.scenario)}\n`);
+  process.exit(2);
+}
 
 // ---- children --------------------------------------------------------------
 
 const children: ChildProcess[] = [];
-let shuttingDown = false;
+/** Children this process has asked to stop: their exit is expected. */
+const stopping = new WeakSet<ChildProcess>();
 
 function alive(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
@@ -89,11 +96,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-/** Starts `node <script> ...args` and resolves with the JSON line it prints once ready. */
-function startChild<T>(name: string, script: string, args: string[], nodeArgs: string[] = [], timeoutMs = 60_000): Promise<T> {
+/** Starts `node <script> ...args` and resolves with the JSON line it prints once ready, and its pid. */
+function startChild<T>(name: string, script: string, args: string[], nodeArgs: string[] = [], timeoutMs = 60_000): Promise<T & { pid: number }> {
   const child = spawn(process.execPath, [...nodeArgs, join(HERE, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<T & { pid: number }>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => fail(new Error(`${name} did not report ready within ${timeoutMs} ms`)), timeoutMs);
     function fail(error: Error): void {
@@ -103,16 +110,21 @@ function startChild<T>(name: string, script: string, args: string[], nodeArgs: s
     }
     child.once('error', fail);
     child.once('exit', (code, signal) => fail(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`)));
-    lines.once('line', (line) => {
+    let ready = false;
+    lines.on('line', (line) => {
+      if (ready || !line.startsWith('{"url":')) {
+        // Anything else it says (warnings, --trace-gc, …) goes to our stderr, not into the table.
+        process.stderr.write(`[${name}] ${line}\n`);
+        return;
+      }
+      ready = true;
       clearTimeout(timer);
       child.removeAllListeners('exit');
       child.once('exit', (code, signal) => {
-        if (!shuttingDown) process.stderr.write(`bench: ${name} exited during the run (code ${code}, signal ${signal})\n`);
+        if (!stopping.has(child)) process.stderr.write(`bench: ${name} exited during the run (code ${code}, signal ${signal})\n`);
       });
-      // Anything it says later (warnings) goes to our stderr, not into the table.
-      lines.on('line', (more) => process.stderr.write(`[${name}] ${more}\n`));
       try {
-        resolve(JSON.parse(line) as T);
+        resolve({ ...(JSON.parse(line) as T), pid: child.pid! });
       } catch {
         reject(new Error(`${name} printed ${JSON.stringify(line)} instead of its JSON ready line`));
       }
@@ -121,11 +133,11 @@ function startChild<T>(name: string, script: string, args: string[], nodeArgs: s
 }
 
 async function stopChildren(): Promise<void> {
-  shuttingDown = true;
   await Promise.all(
     children.filter(alive).map(
       (child) =>
         new Promise<void>((resolve) => {
+          stopping.add(child);
           const force = setTimeout(() => child.kill('SIGKILL'), 5000);
           child.once('exit', () => {
             clearTimeout(force);
@@ -135,6 +147,7 @@ async function stopChildren(): Promise<void> {
         }),
     ),
   );
+  children.length = 0;
 }
 
 function requireLoopback(name: string, url: string): string {
@@ -143,6 +156,66 @@ function requireLoopback(name: string, url: string): string {
     throw new Error(`${name} is at ${url}, not a loopback address; refusing to load it`);
   }
   return url;
+}
+
+// ---- CPU accounting ------------------------------------------------------
+
+/**
+ * CPU time is what the latency figures cannot show on a small machine: with
+ * three busy processes on two cores, the gateway's latency includes waiting
+ * for a core. CPU per request does not, so it is reported alongside.
+ */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system) a process has used so far, from /proc; NaN where there is no /proc. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (comm) ": state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+interface CpuSnapshot {
+  v1: number;
+  gateway: number;
+  loadgen: number;
+  at: number;
+}
+
+function snapshot(pids: { v1: number; gateway: number }): CpuSnapshot {
+  const self = process.cpuUsage();
+  return { v1: cpuSeconds(pids.v1), gateway: cpuSeconds(pids.gateway), loadgen: (self.user + self.system) / 1e6, at: performance.now() };
+}
+
+interface CpuUse {
+  /** CPU microseconds per completed request, per process. */
+  v1UsPerReq: number;
+  gatewayUsPerReq: number;
+  loadgenUsPerReq: number;
+  /** Cores kept busy, per process, over the measurement. */
+  cores: { v1: number; gateway: number; loadgen: number };
+}
+
+function cpuUse(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuUse {
+  const wall = (after.at - before.at) / 1000;
+  const per = (key: 'v1' | 'gateway' | 'loadgen') => ((after[key] - before[key]) * 1e6) / requests;
+  const cores = (key: 'v1' | 'gateway' | 'loadgen') => (after[key] - before[key]) / wall;
+  return {
+    v1UsPerReq: per('v1'),
+    gatewayUsPerReq: per('gateway'),
+    loadgenUsPerReq: per('loadgen'),
+    cores: { v1: cores('v1'), gateway: cores('gateway'), loadgen: cores('loadgen') },
+  };
 }
 
 // ---- load ----------------------------------------------------------------
@@ -160,6 +233,7 @@ interface Measurement {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  cpu?: CpuUse;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -216,6 +290,7 @@ interface Target {
 }
 
 interface Scenario {
+  key: 'list' | 'get';
   name: string;
   gateway: Target;
   direct: Target;
@@ -230,6 +305,7 @@ function scenarios(gateway: string, v1: string, org: string, group: string): Sce
   const q = encodeURIComponent;
   return [
     {
+      key: 'list',
       name: 'List groups',
       gateway: {
         url: `${gateway}/iam/v2beta1/groups?uidp.children_of=${q(org)}&page_size=50`,
@@ -249,6 +325,7 @@ function scenarios(gateway: string, v1: string, org: string, group: string): Sce
       },
     },
     {
+      key: 'get',
       name: 'Get group',
       gateway: {
         // A UIDP's slash is a path separator here, as in the v2 HTTP mapping `{uid=**}`.
@@ -280,21 +357,38 @@ interface ScenarioResult {
   scenario: string;
   direct: Measurement & { url: string };
   gateway: Measurement & { url: string };
-  ratio: { reqPerSec: number; p50: number; p99: number };
+  ratio: { reqPerSec: number; p50: number; p99: number; serverCpuPerReq: number };
 }
 
 function fmt(value: number, digits: number): string {
   return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 }
 
+/** Server-side CPU per request: v1's, plus the gateway's when the gateway is in the path. */
+function serverCpu(m: Measurement, viaGateway: boolean): number {
+  if (!m.cpu) return Number.NaN;
+  return m.cpu.v1UsPerReq + (viaGateway ? m.cpu.gatewayUsPerReq : 0);
+}
+
 function table(results: ScenarioResult[]): string {
-  const rows: string[][] = [['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'KiB/resp']];
+  const rows: string[][] = [['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'KiB/resp', 'v1 CPU µs/req', 'gw CPU µs/req', 'server CPU µs/req']];
   for (const r of results) {
     for (const target of ['direct', 'gateway'] as const) {
       const m = r[target];
-      rows.push([r.scenario, target === 'direct' ? 'direct v1' : 'gateway', fmt(m.reqPerSec, 0), fmt(m.p50Ms, 2), fmt(m.p99Ms, 2), fmt(m.bytesPerResponse / 1024, 1)]);
+      const viaGateway = target === 'gateway';
+      rows.push([
+        r.scenario,
+        viaGateway ? 'gateway' : 'direct v1',
+        fmt(m.reqPerSec, 0),
+        fmt(m.p50Ms, 2),
+        fmt(m.p99Ms, 2),
+        fmt(m.bytesPerResponse / 1024, 1),
+        fmt(m.cpu?.v1UsPerReq ?? Number.NaN, 0),
+        viaGateway ? fmt(m.cpu?.gatewayUsPerReq ?? Number.NaN, 0) : '-',
+        fmt(serverCpu(m, viaGateway), 0),
+      ]);
     }
-    rows.push([r.scenario, 'gateway/direct', `${fmt(r.ratio.reqPerSec, 2)}x`, `${fmt(r.ratio.p50, 2)}x`, `${fmt(r.ratio.p99, 2)}x`, '']);
+    rows.push([r.scenario, 'gateway/direct', `${fmt(r.ratio.reqPerSec, 2)}x`, `${fmt(r.ratio.p50, 2)}x`, `${fmt(r.ratio.p99, 2)}x`, '', '', '', `${fmt(r.ratio.serverCpuPerReq, 2)}x`]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
@@ -316,14 +410,20 @@ async function main(): Promise<number> {
   );
 
   const profile = flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${flags['cpu-prof']}`] : [];
-  const emulator = await startChild<{ url: string; orgId: string; groupId: string }>('emulator', 'emulator-process.ts', ['--groups', String(groups)]);
-  const v1 = requireLoopback('emulator', emulator.url);
-  const gateway = requireLoopback('gateway', (await startChild<{ url: string }>('gateway', 'gateway-process.ts', ['--v1-url', v1], profile)).url);
-  process.stderr.write(`bench: v1 emulator ${v1} (org ${emulator.orgId}), gateway ${gateway}\n`);
-
   const results: ScenarioResult[] = [];
   let failures = 0;
-  for (const scenario of scenarios(gateway, v1, emulator.orgId, emulator.groupId)) {
+  for (const key of flags.scenario === 'all' ? (['list', 'get'] as const) : [flags.scenario as 'list' | 'get']) {
+    // Fresh processes per scenario: measured, the Get figures degrade by a fifth
+    // and the gateway's p99 doubles when Get follows List in the same gateway
+    // (its heap, sized up by List's large bodies, costs longer GC pauses).
+    const emulator = await startChild<{ url: string; orgId: string; groupId: string }>('emulator', 'emulator-process.ts', ['--groups', String(groups)]);
+    const v1 = requireLoopback('emulator', emulator.url);
+    const gatewayChild = await startChild<{ url: string }>('gateway', 'gateway-process.ts', ['--v1-url', v1], profile);
+    const gateway = requireLoopback('gateway', gatewayChild.url);
+    const pids = { v1: emulator.pid, gateway: gatewayChild.pid };
+    process.stderr.write(`bench: v1 emulator ${v1} (org ${emulator.orgId}), gateway ${gateway}\n`);
+
+    const scenario = scenarios(gateway, v1, emulator.orgId, emulator.groupId).find((s) => s.key === key)!;
     await probe(`${scenario.name} (direct)`, scenario.direct);
     await probe(`${scenario.name} (gateway)`, scenario.gateway);
     const measured: Partial<Record<'direct' | 'gateway', Measurement & { url: string }>> = {};
@@ -335,25 +435,40 @@ async function main(): Promise<number> {
         failures += w.non200 + w.errors;
       }
       process.stderr.write(`bench: ${scenario.name} / ${target}: measuring ${duration}s\n`);
+      const before = snapshot(pids);
       const m = await load(url, duration);
+      m.cpu = cpuUse(before, snapshot(pids), m.requests);
       if (m.non200 + m.errors > 0) {
         process.stderr.write(`bench: ${scenario.name} / ${target}: ${m.non200} non-200 responses, ${m.errors} errors (${m.timeouts} timeouts); status codes ${JSON.stringify(m.statusCodes)}\n`);
       }
       failures += m.non200 + m.errors;
       measured[target] = { url, ...m };
     }
+    await stopChildren();
     const direct = measured.direct!;
     const gw = measured.gateway!;
     results.push({
       scenario: scenario.name,
       direct,
       gateway: gw,
-      ratio: { reqPerSec: gw.reqPerSec / direct.reqPerSec, p50: gw.p50Ms / direct.p50Ms, p99: gw.p99Ms / direct.p99Ms },
+      ratio: {
+        reqPerSec: gw.reqPerSec / direct.reqPerSec,
+        p50: gw.p50Ms / direct.p50Ms,
+        p99: gw.p99Ms / direct.p99Ms,
+        serverCpuPerReq: serverCpu(gw, true) / serverCpu(direct, false),
+      },
     });
   }
 
   process.stdout.write(`\n${table(results)}\n\n`);
-  process.stdout.write(`req/s ratio < 1: the gateway serves fewer requests per second than v1 alone; latency ratio > 1: it is slower.\n`);
+  process.stdout.write(
+    'req/s ratio < 1: the gateway serves fewer requests per second than v1 alone; latency ratio > 1: it is slower;\n' +
+      'server CPU ratio: CPU spent by v1 and the gateway together per request, over v1 alone (independent of core contention).\n',
+  );
+  for (const r of results) {
+    const c = r.gateway.cpu?.cores;
+    if (c) process.stdout.write(`${r.scenario} via gateway kept busy: load generator ${fmt(c.loadgen, 2)}, gateway ${fmt(c.gateway, 2)}, v1 ${fmt(c.v1, 2)} cores (of ${availableParallelism()}).\n`);
+  }
   if (flags.json) {
     const report = { date: new Date().toISOString(), machine, options: { duration, warmup, connections, groups }, results, failures };
     writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
@@ -367,7 +482,7 @@ async function main(): Promise<number> {
 }
 
 // Bounded: every phase has its own length, and the whole run a hard ceiling.
-const ceilingMs = (2 * 2 * (duration + warmup) * 1000) * 2 + 120_000;
+const ceilingMs = 2 * 2 * (duration + warmup) * 1000 * 2 + 120_000;
 const ceiling = setTimeout(() => {
   process.stderr.write(`bench: still running after ${Math.round(ceilingMs / 1000)}s, giving up\n`);
   killChildren('SIGKILL');
