@@ -53,8 +53,15 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
       done(error as Error, undefined);
     }
   });
+  // Responses finished after close() began must also end their keep-alive connection,
+  // or an idle client socket holds the server open long after the last request.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', String(request.id));
+    if (closing) reply.header('connection', 'close');
   });
 
   installErrorHandling(app);

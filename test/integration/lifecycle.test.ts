@@ -1,0 +1,84 @@
+/** The gateway as a process: the CLI, its exit codes, and shutdown that finishes what it acknowledged. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { Client, startStack } from '../support/stack.ts';
+
+const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return { child, out: () => stdout, err: () => stderr };
+}
+
+async function waitFor(predicate: () => boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('npm start (src/cli.ts)', () => {
+  it('without --v1-url serves the demo organisation, says how to call it, and exits 0 on SIGTERM', async () => {
+    const proc = run(['--port', '0', '--log-level', 'warn']);
+    try {
+      await waitFor(() => proc.out().includes('curl'));
+      const address = /serving v2beta1 at (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.out())![1]!;
+      const org = /descendants_of=([0-9a-f]{40})/.exec(proc.out())![1]!;
+      const client = new Client(address);
+      expect((await client.get('/healthz')).status).toBe(200);
+      expect((await client.get('/readyz')).status).toBe(200);
+      const groups = await client.get('/iam/v2beta1/groups', { 'uidp.descendants_of': org }, { authorization: 'Bearer demo' });
+      expect(groups.body.totalCount).toBe('2');
+    } finally {
+      proc.child.kill('SIGTERM');
+    }
+    const [code] = await once(proc.child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('takes settings from V2GW_* variables', async () => {
+    const proc = run([], { V2GW_PORT: '0', V2GW_LOG_LEVEL: 'info', V2GW_HOST: '127.0.0.1' });
+    try {
+      await waitFor(() => proc.out().includes('v2gw listening'));
+      expect(proc.out()).toContain('"pageTokenKey":"[REDACTED]"');
+    } finally {
+      proc.child.kill('SIGTERM');
+      await once(proc.child, 'exit');
+    }
+  });
+
+  it('refuses bad configuration with exit code 2 and names the setting', async () => {
+    const proc = run(['--port', 'eighty']);
+    const [code] = await once(proc.child, 'exit');
+    expect(code).toBe(2);
+    expect(proc.err()).toContain('--port / V2GW_PORT');
+  });
+
+  it('refuses an unknown flag with exit code 2', async () => {
+    const proc = run(['--v1url', 'http://x']);
+    const [code] = await once(proc.child, 'exit');
+    expect(code).toBe(2);
+    expect(proc.err()).toContain('Usage');
+  });
+});
+
+describe('shutdown', () => {
+  it('finishes in-flight writes before closing', async () => {
+    const stack = await startStack({ emulator: { latencyMs: 150 } });
+    const org = stack.emulator.state.createGroup(null, { name: 'drain' }).id;
+    const pending = stack.client.post(`/iam/v2beta1/groups/${org}`, { name: 'acknowledged' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const closing = stack.gateway.close();
+    const reply = await pending;
+    await closing;
+    expect(reply.status).toBe(200);
+    expect(stack.emulator.state.listGroups({ id: reply.body.uid })).toHaveLength(1);
+    await stack.emulator.close();
+  });
+});
