@@ -18,6 +18,8 @@ export interface ParsedFilters {
   /** Canonical filter values, for the query fingerprint. */
   canonical: Record<string, FilterValue>;
   v1Query: Record<string, QueryValue>;
+  /** v2 field paths the predicates read. */
+  fields: string[];
   matches: (row: Json) => boolean;
 }
 
@@ -53,6 +55,7 @@ export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedF
   const canonical: Record<string, FilterValue> = {};
   const v1Query: Record<string, QueryValue> = {};
   const tests: ((row: Json) => boolean)[] = [];
+  const fields: string[] = [];
   for (const [name, spec] of Object.entries(mapping.filters)) {
     const given = spellings(name).filter((s) => query[s] !== undefined);
     if (given.length === 0) continue;
@@ -63,6 +66,7 @@ export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedF
     canonical[name] = value;
     if (spec.v1) v1Query[spec.v1] = value;
     tests.push(predicate(spec, value));
+    fields.push(spec.field);
   }
-  return { canonical, v1Query, matches: (row) => tests.every((t) => t(row)) };
+  return { canonical, v1Query, fields, matches: (row) => tests.every((t) => t(row)) };
 }

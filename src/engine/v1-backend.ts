@@ -49,8 +49,10 @@ export class V1Backend implements Backend {
     const fingerprint = queryFingerprint({ resource: mapping.name, filters: filters.canonical, order: formatOrderBy(order) });
     const cursor = params.pageToken ? this.#tokens.open(params.pageToken, fingerprint) : undefined;
 
+    // Every v1 row is rendered only as far as filtering and ordering need; the page alone is rendered in full.
+    const keyFields = fieldsFor(mapping, [...filters.fields, ...order.map((k) => k.field)]);
     const rows = (await this.#listV1(mapping, filters.v1Query, ctx))
-      .map((v1) => ({ v1, v2: renderV2(mapping.fields, v1) }))
+      .map((v1) => ({ v1, v2: renderV2(keyFields, v1) }))
       .filter((row) => filters.matches(row.v2));
     const window = windowRows(rows, { order, pageSize: params.pageSize, skip: params.skip, cursor }, (row, field) => getPath(row.v2, field));
     const page = await this.#renderHydrated(mapping, window.page.map((row) => row.v1), ctx);
@@ -167,6 +169,12 @@ export class V1Backend implements Backend {
       description: `${uid} still contains ${what}; delete them first`,
     }]);
   }
+}
+
+/** The top-level field specs that the given v2 paths pass through. */
+function fieldsFor(mapping: ResourceMapping, paths: readonly string[]): ResourceMapping['fields'] {
+  const tops = new Set(paths.map((path) => path.split('.')[0]!));
+  return Object.fromEntries(Object.entries(mapping.fields).filter(([key]) => tops.has(key)));
 }
 
 function requireUidp(field: string, value: string): void {
