@@ -32,6 +32,10 @@ async function main(): Promise<void> {
   const app = await buildGateway({ ...config, v1Url });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ v1Url, emulator: !!emulator, pageTokenKey: config.pageTokenKey ? 'configured' : 'random per process' }, 'v2gw listening');
+  if (emulator) {
+    // A deployment that forgot V2GW_V1_URL must not pass for a working one unnoticed.
+    app.log.warn('no --v1-url / V2GW_V1_URL: serving an in-process v1 emulator with DEMO data, not a real backend');
+  }
 
   if (emulator?.demo) {
     const org = emulator.demo.orgId;
