@@ -19,7 +19,7 @@ export const OPTIONS = {
   bodyLimit: { flag: 'body-limit', env: 'V2GW_BODY_LIMIT', schema: z.coerce.number().int().positive().default(1_048_576), help: 'Largest request body in bytes; larger bodies get INVALID_ARGUMENT.' },
   maxFanOut: { flag: 'max-fan-out', env: 'V2GW_MAX_FAN_OUT', schema: z.coerce.number().int().positive().default(16), help: 'Most v1 calls one request may spend hydrating references; past it the request fails with RESOURCE_EXHAUSTED.' },
   logLevel: { flag: 'log-level', env: 'V2GW_LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), help: 'pino log level.' },
-  debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
+  debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', switch: true, schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
 } as const;
 
 type Options = typeof OPTIONS;
@@ -31,7 +31,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   const { values } = parseArgs({
     args: [...argv],
     options: Object.fromEntries(
-      Object.values(OPTIONS).map((o) => [o.flag, { type: o.flag === 'debug-headers' ? 'boolean' : 'string' }] as const),
+      Object.values(OPTIONS).map((o) => [o.flag, { type: 'switch' in o ? 'boolean' : 'string' }] as const),
     ),
     strict: true,
     allowPositionals: false,

@@ -22,8 +22,6 @@ export interface V1ClientOptions {
   baseUrl: string;
   timeoutMs: number;
   connections?: number;
-  /** Observes every call that reached the wire (for per-request call counts). */
-  onCall?: (call: V1Call) => void;
 }
 
 export class V1Client {
