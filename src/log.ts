@@ -1,7 +1,8 @@
 /**
  * Logging: pino, with secrets redacted by path before anything is written.
- * Request headers are logged (they help when a sidecar misbehaves), so the
- * credentials among them must be censored here, in one place.
+ * Only an allowlist of request headers is logged, so an unforeseen secret
+ * header never is; credential headers stay on the list so an operator can see
+ * one was sent, and pino's redaction censors their values.
  */
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
@@ -17,6 +18,17 @@ export const REDACTED_PATHS = [
   'authorization',
 ];
 
+const LOGGED_HEADERS = [
+  'host', 'user-agent', 'content-type', 'content-length', 'x-request-id', 'x-forwarded-for',
+  'authorization', 'cookie', 'proxy-authorization', 'x-api-key',
+];
+
+function loggedHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const name of LOGGED_HEADERS) if (headers[name] !== undefined) kept[name] = headers[name];
+  return kept;
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
@@ -27,7 +39,7 @@ export function loggerOptions(level: string): LoggerOptions {
         method: req.method,
         url: req.url,
         remoteAddress: req.ip,
-        headers: req.headers,
+        headers: loggedHeaders(req.headers),
       }),
     },
   };

@@ -97,11 +97,14 @@ describe('authentication', () => {
 
   it('tokens never reach the log', async () => {
     const secret = 'Bearer sk-live-do-not-log-4d3c2b1a';
-    await stack.client.get('/iam/v2beta1/groups', {}, { authorization: secret });
-    await stack.client.get('/iam/v2beta1/groups/zzz', {}, { authorization: secret });
+    const headers = { cookie: 'session=cookie-do-not-log', 'x-goog-iap-jwt-assertion': 'iap-do-not-log' };
+    await stack.client.get('/iam/v2beta1/groups', {}, { authorization: secret, headers });
+    await stack.client.get('/iam/v2beta1/groups/zzz', {}, { authorization: secret, headers });
     const text = stack.logs.join('\n');
     expect(text).toContain('"authorization":"[REDACTED]"');
-    expect(text).not.toContain('sk-live-do-not-log');
+    expect(text).toContain('"cookie":"[REDACTED]"');
+    expect(text).toContain('"user-agent"');
+    for (const leaked of ['sk-live-do-not-log', 'cookie-do-not-log', 'iap-do-not-log']) expect(text).not.toContain(leaked);
   });
 });
 
