@@ -123,6 +123,15 @@ describe('v1 failures', () => {
       return reply.code(status).send({ code, message: `v1 says ${code}`, details: [] });
     });
     fake.get('/iam/v1/roles', async (_request, reply) => reply.code(502).type('text/html').send('<html>bad gateway</html>'));
+    // Fails the first read of each id with 503, then answers: a retried GET must hide the blip.
+    const attempts = new Map<string, number>();
+    fake.get('/iam/v1/identities', async (request, reply) => {
+      const id = String((request.query as { id?: string }).id);
+      attempts.set(id, (attempts.get(id) ?? 0) + 1);
+      if (attempts.get(id) === 1) return reply.code(503).send({ code: 14, message: 'warming up', details: [] });
+      return { items: [{ id, name: 'flaky', description: '', createdAt: '2026-01-01T00:00:00Z' }] };
+    });
+    fake.delete('/iam/v1/identities/*', async (_request, reply) => reply.code(503).send({ code: 14, message: 'busy', details: [] }));
     fakeUrl = await fake.listen({ port: 0, host: '127.0.0.1' });
     ({ gateway } = await startGateway(fakeUrl));
     client = new Client(`http://127.0.0.1:${(gateway.server.address() as { port: number }).port}`);
@@ -149,6 +158,18 @@ describe('v1 failures', () => {
     const reply = await client.get('/iam/v2beta1/roles');
     expect(reply.status).toBe(500);
     expect(aip(reply).code).toBe(13);
+  });
+
+  it('a read that v1 refuses once with 503 is retried', async () => {
+    const reply = await client.get(`/iam/v2beta1/identities/${'b'.repeat(40)}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.name).toBe('flaky');
+  });
+
+  it('a write is not retried: v1’s 503 reaches the client', async () => {
+    const reply = await client.delete(`/iam/v2beta1/identities/${'b'.repeat(40)}`);
+    expect(reply.status).toBe(503);
+    expect(aip(reply).message).toContain('busy');
   });
 
   it('v1 unreachable → UNAVAILABLE 503 with RetryInfo', async () => {

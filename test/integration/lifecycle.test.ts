@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { Client, startStack } from '../support/stack.ts';
 
 const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+const EMULATOR_CLI = new URL('../../src/emulator/v1/cli.ts', import.meta.url).pathname;
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], env: Record<string, string> = {}, script = CLI) {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -65,6 +66,31 @@ describe('npm start (src/cli.ts)', () => {
     const [code] = await once(proc.child, 'exit');
     expect(code).toBe(2);
     expect(proc.err()).toContain('Usage');
+  });
+});
+
+describe('npm run emulator (src/emulator/v1/cli.ts)', () => {
+  it('serves v1 standalone, and a gateway started with --v1-url uses it', async () => {
+    const emulator = run(['--port', '0', '--seed', 'demo'], {}, EMULATOR_CLI);
+    let gateway: ReturnType<typeof run> | undefined;
+    try {
+      await waitFor(() => /listening on http:\/\/[\d.]+:\d+/.test(emulator.out()));
+      const v1Url = /listening on (http:\/\/[\d.]+:\d+)/.exec(emulator.out())![1]!;
+      const v1 = await new Client(v1Url).get('/iam/v1/groups', {}, { authorization: 'Bearer demo' });
+      expect(v1.body.items.length).toBeGreaterThan(0);
+
+      gateway = run(['--port', '0', '--v1-url', v1Url, '--log-level', 'info']);
+      await waitFor(() => /Server listening at http:\/\/[\d.]+:\d+/.test(gateway!.out()));
+      const address = /Server listening at (http:\/\/[\d.]+:\d+)/.exec(gateway.out())![1]!;
+      const v2 = await new Client(address).get('/iam/v2beta1/groups', {}, { authorization: 'Bearer demo' });
+      expect(v2.body.totalCount).toBe(String(v1.body.items.length));
+      expect(gateway.out()).not.toContain('DEMO data');
+    } finally {
+      gateway?.child.kill('SIGTERM');
+      emulator.child.kill('SIGTERM');
+    }
+    const [code] = await once(emulator.child, 'exit');
+    expect(code).toBe(0);
   });
 });
 
