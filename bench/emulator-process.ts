@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../src/emulator/v1/index.ts';
+import { stopWithParent } from './stop-with-parent.ts';
 
 const { values } = parseArgs({ options: { groups: { type: 'string', default: '1000' } }, strict: true });
 const groups = Number(values.groups);
@@ -18,18 +19,7 @@ for (let i = 0; i < groups; i++) {
   ids.push(emulator.state.createGroup(org.id, { name: `group-${String(i).padStart(4, '0')}`, description: `benchmark group ${i}` }).id);
 }
 
-let stopping = false;
-async function stop(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  await emulator.close();
-  process.exit(0);
-}
-process.once('SIGTERM', () => void stop());
-process.once('SIGINT', () => void stop());
-// The parent holds our stdin open; if it dies without signalling, stdin ends and we go too.
-process.stdin.on('end', () => void stop());
-process.stdin.resume();
+stopWithParent(() => emulator.close());
 
 // Middle of the list, so a lookup is not the cheap first entry.
 process.stdout.write(`${JSON.stringify({ url: emulator.url, orgId: org.id, groupId: ids[Math.floor(ids.length / 2)], groups })}\n`);

@@ -7,22 +7,13 @@
  */
 import { loadConfig } from '../src/config.ts';
 import { buildGateway } from '../src/server.ts';
+import { stopWithParent } from './stop-with-parent.ts';
 
 const config = loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...process.argv.slice(2)], {});
 if (!config.v1Url) throw new Error('--v1-url is required');
 const app = await buildGateway({ ...config, v1Url: config.v1Url });
 const url = await app.listen({ port: config.port, host: config.host });
 
-let stopping = false;
-async function stop(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  await app.close();
-  process.exit(0);
-}
-process.once('SIGTERM', () => void stop());
-process.once('SIGINT', () => void stop());
-process.stdin.on('end', () => void stop());
-process.stdin.resume();
+stopWithParent(() => app.close());
 
 process.stdout.write(`${JSON.stringify({ url })}\n`);
