@@ -5,6 +5,7 @@
  */
 import type { ZodType } from 'zod';
 import type { Orderable } from '../aip/order-by.ts';
+import type { NativeSpec } from '../native/spec.ts';
 
 export type Service = 'iam' | 'registry' | 'vulnerabilities';
 
@@ -85,6 +86,29 @@ export interface ResourceMapping {
   };
   /** Rules for writable fields, checked on create and on the masked paths of an update. */
   readonly validate?: ZodType;
+  /** Custom methods (`:verb` routes) beyond the standard five. */
+  readonly methods?: {
+    /** `POST <collection>/{parent}:<verb>`: several creates under one parent, all or none. */
+    readonly batchCreate?: {
+      readonly verb: string;
+      /** Most sub-requests one call may carry. */
+      readonly max: number;
+      /** A top-level request field that sub-requests lacking it inherit (a differing value is INVALID_ARGUMENT). */
+      readonly inherit?: string;
+      /** The v1 batch collection, e.g. `rolebindings/batch`: POST `<v1>/{parent}` with a bare JSON array. */
+      readonly v1Collection: string;
+    };
+    /** `GET <collection>:<verb>?…`: the uid of the resource matching some query fields. */
+    readonly lookup?: {
+      readonly verb: string;
+      /** Required v2 query parameter → the v1 query key carrying it. */
+      readonly params: Readonly<Record<string, string>>;
+      /** The v1 lookup path under the service, e.g. `identities/lookup`. */
+      readonly v1Path: string;
+    };
+  };
+  /** Native-mode behaviour beyond what the field specs say. */
+  readonly native?: NativeSpec;
   readonly delete?: {
     /** AIP-135: deleting what is already gone succeeds. */
     readonly idempotent?: boolean;

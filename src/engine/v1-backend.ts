@@ -120,6 +120,14 @@ export class V1Backend implements Backend {
     return {};
   }
 
+  async batchCreate(mapping: ResourceMapping): Promise<Json> {
+    throw new ApiError(Code.UNIMPLEMENTED, `batch create of ${mapping.name} is not served yet`);
+  }
+
+  async lookup(mapping: ResourceMapping): Promise<Json> {
+    throw new ApiError(Code.UNIMPLEMENTED, `lookup of ${mapping.name} is not served yet`);
+  }
+
   // ---- helpers -----------------------------------------------------------
 
   async #listV1(mapping: ResourceMapping, query: Json, ctx: RequestContext): Promise<Json[]> {
