@@ -12,6 +12,7 @@ import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
 import { isChildOf, isUidp } from '../uidp.ts';
 import { uidpPath, type V1Client } from '../v1/client.ts';
+import type { TimestampStore } from '../store/types.ts';
 import type { Backend, RequestContext } from './backend.ts';
 import { hydrate } from './hydrate.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
@@ -26,6 +27,8 @@ export interface V1BackendOptions {
   registry: MappingRegistry;
   tokens: PageTokenCodec;
   maxFanOut: number;
+  /** Where the times v1 does not supply are kept; without it they render as v1 gives them (null). */
+  times?: TimestampStore;
 }
 
 export class V1Backend implements Backend {
