@@ -3,7 +3,7 @@
  * A root UID is 20 random bytes as 40 lowercase hex characters; every further
  * segment is 8 random bytes as 16 hex characters, joined POSIX-path style.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const UIDP_PATTERN = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
 
@@ -13,6 +13,15 @@ export function isUidp(value: string): boolean {
 
 export function newRootUid(): string {
   return randomBytes(20).toString('hex');
+}
+
+/**
+ * A root uid that is a pure function of `parts`: every replica and restart
+ * names the same thing the same way (an identity not registered yet, a
+ * built-in role). The parts are JSON-encoded first, so no two lists collide.
+ */
+export function deterministicRootUid(...parts: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
 }
 
 export function newChildUid(parent: string): string {
