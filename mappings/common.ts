@@ -19,11 +19,24 @@ export const UIDP_FILTERS: Readonly<Record<string, FilterSpec>> = {
 /** v1 `id` is v2 `uid`. */
 export const UID: FieldSpec = { v1: 'id', outputOnly: true };
 
-/** v1 `createdAt`/`updatedAt` are v2 `createTime`/`updateTime` (shown as null where v1 omits them). */
+/**
+ * v1 `createdAt`/`updatedAt` are v2 `createTime`/`updateTime`. The public v1
+ * omits them for several resources (api-surface.md §11); then the gateway's
+ * own record of the resource's creation, last change or first sighting stands in.
+ */
 export const TIMESTAMPS: Readonly<Record<string, FieldSpec>> = {
-  createTime: { v1: 'createdAt', type: 'timestamp', outputOnly: true },
-  updateTime: { v1: 'updatedAt', type: 'timestamp', outputOnly: true },
+  createTime: { v1: 'createdAt', type: 'timestamp', outputOnly: true, kept: 'createTime' },
+  updateTime: { v1: 'updatedAt', type: 'timestamp', outputOnly: true, kept: 'updateTime' },
 };
+
+/** Times v1 never has for a resource: only the gateway's record supplies them. */
+export const KEPT_TIMESTAMPS: Readonly<Record<string, FieldSpec>> = {
+  createTime: { v1: null, type: 'timestamp', outputOnly: true, kept: 'createTime' },
+  updateTime: { v1: null, type: 'timestamp', outputOnly: true, kept: 'updateTime' },
+};
+
+/** A protobuf Duration in JSON: seconds with an `s` suffix, e.g. `"3600s"` or `"1.5s"`. */
+export const DURATION_TEXT = z.string().regex(/^\d+(\.\d{1,9})?s$/, 'must be a duration such as "3600s"');
 
 /** The spec's examples order by `created_at`, a storage-style name; accept it beside the field names. */
 export const TIMESTAMP_ALIASES: Readonly<Record<string, string>> = {

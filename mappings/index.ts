@@ -1,9 +1,16 @@
 /** Every resource the gateway serves. Adding a resource: a mapping file here, plus emulator support. */
 import type { ResourceMapping } from '../src/engine/mapping.ts';
+import accountAssociations from './account-associations.ts';
+import advisories from './advisories.ts';
+import groupInvites from './group-invites.ts';
 import groups from './groups.ts';
 import identities from './identities.ts';
+import identityProviders from './identity-providers.ts';
 import repos from './repos.ts';
 import roleBindings from './role-bindings.ts';
 import roles from './roles.ts';
+import tags from './tags.ts';
 
-export const MAPPINGS: readonly ResourceMapping[] = [groups, identities, roles, roleBindings, repos];
+export const MAPPINGS: readonly ResourceMapping[] = [
+  groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, tags, advisories,
+];

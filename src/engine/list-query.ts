@@ -8,6 +8,7 @@ import { invalidField } from '../aip/errors.ts';
 import { spellings } from '../aip/names.ts';
 import type { RawQuery } from '../aip/list-request.ts';
 import { isChildOf, isDescendantOf, isInRoot, isUidp } from '../uidp.ts';
+import { toMillisTimestamp } from '../aip/time.ts';
 import type { FilterSpec, ResourceMapping } from './mapping.ts';
 import { getPath, type Json } from './shape.ts';
 import type { QueryValue } from '../v1/client.ts';
@@ -20,27 +21,64 @@ export interface ParsedFilters {
   v1Query: Record<string, QueryValue>;
   /** v2 field paths the predicates read. */
   fields: string[];
+  /** Some filter is one the gateway applies itself, beyond what v1 was asked. */
+  localOnly: boolean;
   matches: (row: Json) => boolean;
 }
+
+const TRUE = /^(1|t|T|TRUE|true|True)$/;
+const FALSE = /^(0|f|F|FALSE|false|False)$/;
 
 function readValue(name: string, spec: FilterSpec, raw: string | string[]): FilterValue {
   const values = Array.isArray(raw) ? raw : [raw];
   if (spec.uidp) {
     for (const v of values) if (!isUidp(v)) throw invalidField(name, `"${v}" is not a valid UIDP`);
   }
+  if (spec.enum) {
+    for (const v of values) {
+      if (!(v in spec.enum.v2ToV1)) throw invalidField(name, `"${v}" is not one of ${Object.keys(spec.enum.v2ToV1).join(', ')}`);
+    }
+  }
   if (spec.op === 'in') return values;
   if (values.length > 1) throw invalidField(name, 'must be given at most once');
   const value = values[0]!;
-  if (spec.op === 'inRoot') {
-    // grpc-gateway parses booleans with Go's strconv.ParseBool.
-    if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(value)) throw invalidField(name, `"${value}" is not a boolean`);
-    return /^(1|t|T|TRUE|true|True)$/.test(value);
+  switch (spec.op) {
+    case 'inRoot':
+    case 'flag':
+      // grpc-gateway parses booleans with Go's strconv.ParseBool.
+      if (!TRUE.test(value) && !FALSE.test(value)) throw invalidField(name, `"${value}" is not a boolean`);
+      return TRUE.test(value);
+    case 'since': {
+      const time = toMillisTimestamp(value);
+      if (time === null) throw invalidField(name, `"${value}" is not an RFC 3339 timestamp`);
+      return time;
+    }
+    default:
+      return value;
   }
+}
+
+/** The value v1 is sent for a filter. */
+function v1Value(spec: FilterSpec, value: FilterValue): QueryValue {
+  if (spec.enum) return Array.isArray(value) ? value.map((v) => spec.enum!.v2ToV1[v]!) : spec.enum.v2ToV1[value as string]!;
+  if (spec.op === 'flag') return String(spec.v1Inverted ? !value : value);
   return value;
 }
 
-function predicate(spec: FilterSpec, value: FilterValue): (row: Json) => boolean {
-  const read = (row: Json) => getPath(row, spec.field);
+function texts(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function predicate(spec: FilterSpec, value: FilterValue): ((row: Json) => boolean) | undefined {
+  if (spec.op === 'contains') {
+    const needle = String(value).toLowerCase();
+    const paths = spec.anyOf ?? (spec.field ? [spec.field] : []);
+    return (row) => paths.some((path) => texts(getPath(row, path)).some((t) => t.toLowerCase().includes(needle)));
+  }
+  const field = spec.field;
+  if (field === undefined || spec.op === 'flag') return undefined;
+  const read = (row: Json) => getPath(row, field);
   switch (spec.op) {
     case 'eq': return (row) => read(row) === value;
     case 'in': return (row) => (value as string[]).includes(read(row) as string);
@@ -48,6 +86,8 @@ function predicate(spec: FilterSpec, value: FilterValue): (row: Json) => boolean
     case 'childOf': return (row) => isChildOf(String(read(row)), value as string);
     case 'ancestorOf': return (row) => isDescendantOf(value as string, String(read(row)));
     case 'inRoot': return (row) => isInRoot(String(read(row))) === value;
+    // Timestamps render as RFC 3339 with milliseconds in UTC, so text order is time order.
+    case 'since': return (row) => typeof read(row) === 'string' && (read(row) as string) >= (value as string);
   }
 }
 
@@ -56,6 +96,7 @@ export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedF
   const v1Query: Record<string, QueryValue> = {};
   const tests: ((row: Json) => boolean)[] = [];
   const fields: string[] = [];
+  let localOnly = false;
   for (const [name, spec] of Object.entries(mapping.filters)) {
     const given = spellings(name).filter((s) => query[s] !== undefined);
     if (given.length === 0) continue;
@@ -64,9 +105,18 @@ export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedF
     if (raw === '' && spec.op !== 'in') continue;
     const value = readValue(name, spec, raw);
     canonical[name] = value;
-    if (spec.v1) v1Query[spec.v1] = value;
-    tests.push(predicate(spec, value));
-    fields.push(spec.field);
+    if (spec.v1) v1Query[spec.v1] = v1Value(spec, value);
+    const test = predicate(spec, value);
+    if (test) {
+      tests.push(test);
+      fields.push(...(spec.op === 'contains' ? spec.anyOf ?? [] : []), ...(spec.field ? [spec.field] : []));
+      if (!spec.v1) localOnly = true;
+    }
   }
-  return { canonical, v1Query, fields, matches: (row) => tests.every((t) => t(row)) };
+  // A switch v1 reads with the opposite sense is sent even when the request leaves it out:
+  // v2's default (off) is v1's "exclude", which v1 does not do unless asked.
+  for (const [name, spec] of Object.entries(mapping.filters)) {
+    if (spec.op === 'flag' && spec.v1Inverted && spec.v1 && !(name in canonical)) v1Query[spec.v1] = 'true';
+  }
+  return { canonical, v1Query, fields, localOnly, matches: (row) => tests.every((t) => t(row)) };
 }

@@ -36,6 +36,21 @@ export interface FieldSpec {
   readonly fields?: Readonly<Record<string, FieldSpec>>;
   /** Set by the service; ignored in requests. */
   readonly outputOnly?: boolean;
+  /** Taken in requests, never shown in responses (a TTL that becomes an expiry). */
+  readonly inputOnly?: boolean;
+  /**
+   * Never shown in responses. On update an empty value keeps the stored one,
+   * unless the mask names this very path (then it clears): a secret cannot be
+   * read back to be restated.
+   */
+  readonly secret?: boolean;
+  /** Fixed at create: an update may restate it (a no-op) but not change it. */
+  readonly immutable?: boolean;
+  /**
+   * A time v1 does not supply (or not always): when the v1 row lacks it, the
+   * gateway's own record of when it created, changed or first saw the resource.
+   */
+  readonly kept?: 'createTime' | 'updateTime';
   /** Member of a oneof: protojson emits it only when set. */
   readonly oneof?: string;
   /** proto3 `optional`: absent from output when unset. */
@@ -44,16 +59,32 @@ export interface FieldSpec {
   readonly lookup?: { readonly resource: string; readonly by: string; readonly pick: string };
 }
 
-export type FilterOp = 'eq' | 'in' | 'descendantOf' | 'childOf' | 'ancestorOf' | 'inRoot';
+export type FilterOp =
+  | 'eq' | 'in' | 'descendantOf' | 'childOf' | 'ancestorOf' | 'inRoot'
+  /** A timestamp bound: the field is at or after the given RFC 3339 time. */
+  | 'since'
+  /** Case-insensitive substring of any of `anyOf` (or `field`), strings or lists of strings. */
+  | 'contains'
+  /** A boolean switch v1 applies (the gateway cannot tell which rows it selects). */
+  | 'flag';
 
 export interface FilterSpec {
-  /** The v2 field path the filter tests (rendered v2 value). */
-  readonly field: string;
+  /**
+   * The v2 field path the filter tests on rendered rows. Absent when only v1
+   * can apply the filter (it reads data v2 does not show).
+   */
+  readonly field?: string;
+  /** For `contains`: every path whose text may match. */
+  readonly anyOf?: readonly string[];
   readonly op: FilterOp;
   /** The v1 query key that applies the same filter server-side; absent when v1 has none. */
   readonly v1?: string;
   /** Values must be UIDPs. */
   readonly uidp?: boolean;
+  /** Values are names of this v2 enum, sent to v1 under their v1 names. */
+  readonly enum?: EnumRename;
+  /** For `flag`: v1's switch means the opposite (v2 `includeX` is v1 `excludeX`), and is always sent. */
+  readonly v1Inverted?: boolean;
 }
 
 export interface ResourceMapping {
@@ -76,6 +107,19 @@ export interface ResourceMapping {
     readonly writeShape?: Readonly<Record<string, string>>;
     /** Create and update answer in a shape other than the list row's, so read the row back. */
     readonly rereadAfterWrite?: boolean;
+    /** v1 keys only the create answer carries (a one-time code), kept over the row read back. */
+    readonly createAnswerOnly?: readonly string[];
+    /**
+     * v1 pages this list itself (advisories): the gateway walks v1's pages
+     * instead of fetching everything. `orderBy` maps each v2 order (one field
+     * and a direction, `uid asc`) to v1's order enum value.
+     */
+    readonly paging?: {
+      readonly pageSize: string;
+      readonly pageToken: string;
+      readonly orderParam: string;
+      readonly orderBy: Readonly<Record<string, string>>;
+    };
   };
   readonly fields: Readonly<Record<string, FieldSpec>>;
   readonly filters: Readonly<Record<string, FilterSpec>>;

@@ -6,6 +6,7 @@
  */
 import { camelToSnake } from '../aip/names.ts';
 import { toMillisTimestamp } from '../aip/time.ts';
+import { invalidField } from '../aip/errors.ts';
 import type { FieldSpec, FieldType } from './mapping.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
@@ -56,6 +57,7 @@ export function renderV2(fields: Fields, v1: Json, resolve?: LookupResolver): Js
 }
 
 function renderField(spec: FieldSpec, key: string, v1: Json, resolve?: LookupResolver): unknown {
+  if (spec.inputOnly || spec.secret) return undefined;
   if (spec.lookup) {
     const id = getPath(v1, spec.lookup.by);
     const found = typeof id === 'string' && id ? resolve?.(spec.lookup.resource, id, spec.lookup.pick) : undefined;
@@ -235,4 +237,68 @@ export function validationScope(fields: Fields, paths: readonly string[]): strin
     const top = path.split('.')[0]!;
     return fields[top]?.oneof ? top : path;
   }))];
+}
+
+// ---- guarded fields on update ------------------------------------------------
+
+/** The v2 paths of every field with the given flag, nested ones included. */
+export function flaggedPaths(fields: Fields, flag: 'secret' | 'immutable', prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [key, spec] of Object.entries(fields)) {
+    if (spec[flag]) out.push(prefix + key);
+    else if (spec.fields && !spec.repeated) out.push(...flaggedPaths(spec.fields, flag, `${prefix}${key}.`));
+  }
+  return out;
+}
+
+function isCovered(path: string, paths: readonly string[]): boolean {
+  return paths.some((p) => path === p || path.startsWith(`${p}.`));
+}
+
+/**
+ * Checks an update's immutable and secret fields and says which paths must
+ * keep their stored value although a written path covers them: an immutable
+ * field the request does not restate, and a secret sent empty (or left out)
+ * whose own path the mask does not name. Changing an immutable field is
+ * INVALID_ARGUMENT; restating it is a no-op.
+ */
+export function pathsToKeep(fields: Fields, current: Json, request: Json, paths: readonly string[]): string[] {
+  const keep: string[] = [];
+  for (const path of flaggedPaths(fields, 'immutable')) {
+    if (!isCovered(path, paths)) continue;
+    const wanted = getPath(request, path);
+    if (wanted === undefined) keep.push(path);
+    else if (JSON.stringify(wanted) !== JSON.stringify(getPath(current, path))) {
+      throw invalidField(path, 'is immutable: it is set at create and cannot be changed');
+    }
+  }
+  for (const path of flaggedPaths(fields, 'secret')) {
+    if (!isCovered(path, paths) || paths.includes(path)) continue;
+    const wanted = getPath(request, path);
+    if (wanted === undefined || wanted === '' || wanted === null) keep.push(path);
+  }
+  return keep;
+}
+
+/** Where a v2 path's value lives in a v1 write body; null when v1 has no place for it. */
+export function v1WritePath(fields: Fields, v2Path: string): string | null {
+  const out: string[] = [];
+  let level: Fields = fields;
+  for (const segment of v2Path.split('.')) {
+    const spec = level[segment];
+    if (!spec) return null;
+    const key = writeKey(spec, segment);
+    if (key === null) return null;
+    if (key !== '.') out.push(key);
+    level = spec.fields ?? {};
+  }
+  return out.join('.');
+}
+
+/** Puts back, in a v1 write body, the values `before` held at the given v2 paths. */
+export function restoreV1Paths(fields: Fields, before: Json, target: Json, v2Paths: readonly string[]): void {
+  for (const v2Path of v2Paths) {
+    const at = v1WritePath(fields, v2Path);
+    if (at) setPath(target, at, structuredClone(getPath(before, at)));
+  }
 }

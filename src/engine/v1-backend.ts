@@ -19,7 +19,9 @@ import { KeyedMutex } from './keyed-mutex.ts';
 import { parseFilters } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
-import { copyV2Path, getPath, isObject, readBody, renderV2, toV1, validationScope, writeV1Path, type Json } from './shape.ts';
+import {
+  copyV2Path, getPath, isObject, pathsToKeep, readBody, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
+} from './shape.ts';
 import { validate } from './validate.ts';
 
 export interface V1BackendOptions {
@@ -97,12 +99,15 @@ export class V1Backend implements Backend {
       if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
 
       const merged = renderV2(mapping.fields, row);
+      const keep = pathsToKeep(mapping.fields, merged, value, paths);
       for (const path of paths) copyV2Path(mapping.fields, value, merged, path);
       validate(mapping.validate, merged, validationScope(mapping.fields, paths));
 
       // Start from v1's own row so fields v2 does not show (or shows as output-only) survive the PUT.
-      const put = projectRow(row, mapping.v1.writeShape);
+      const before = projectRow(row, mapping.v1.writeShape);
+      const put = structuredClone(before);
       for (const path of paths) writeV1Path(mapping.fields, put, path, getPath(value, path));
+      restoreV1Paths(mapping.fields, before, put, keep);
       const written = await this.#v1.call<Json>(
         { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
         ctx.counter,
@@ -152,7 +157,11 @@ export class V1Backend implements Backend {
   }
 
   async #answerWrite(mapping: ResourceMapping, written: Json, ctx: RequestContext): Promise<Json> {
-    const row = mapping.v1.rereadAfterWrite ? await this.#fetchRow(mapping, String(written[v1UidKey(mapping)] ?? ''), ctx) : written;
+    let row = written;
+    if (mapping.v1.rereadAfterWrite) {
+      row = await this.#fetchRow(mapping, String(written[v1UidKey(mapping)] ?? ''), ctx);
+      for (const key of mapping.v1.createAnswerOnly ?? []) if (written[key] !== undefined) row = { ...row, [key]: written[key] };
+    }
     return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
   }
 

@@ -1,0 +1,57 @@
+/**
+ * AccountAssociation (api-surface.md §6). One per group, and its uid *is* the
+ * group's UIDP: v1 keys it as `group` (v1's collection is `account_associations`
+ * and its paths take `{group=**}`). v1 filters by `group` and `name` only, so
+ * the gateway applies the `uidp.*` filters itself. v2's default order is
+ * `group asc`, which is uid order. v1 has no timestamps here. The cloud blocks
+ * have the same JSON on both sides; GitHub's int64 keys and ids are strings.
+ */
+import { z } from 'zod';
+import { defineResource } from '../src/engine/mapping.ts';
+import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, requiredString } from './common.ts';
+
+const needs = (...keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, requiredString().min(1, 'is required')])));
+
+export default defineResource({
+  name: 'accountAssociations',
+  resourceType: 'iam.chainguard.dev/AccountAssociation',
+  service: 'iam',
+  collection: 'accountAssociations',
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  v1: { collection: 'account_associations', idParam: 'group' },
+  fields: {
+    uid: { v1: 'group', outputOnly: true },
+    name: {},
+    description: {},
+    amazon: { fields: { account: {} } },
+    google: { fields: { projectId: {}, projectNumber: {} } },
+    chainguard: { fields: { serviceBindings: { type: 'map' } } },
+    azure: { fields: { tenantId: {}, clientIds: { type: 'map' } } },
+    github: { fields: { appInstallations: { type: 'map' } } },
+    ...KEPT_TIMESTAMPS,
+  },
+  filters: {
+    'uidp.descendants_of': { field: 'uid', op: 'descendantOf', uidp: true },
+    'uidp.children_of': { field: 'uid', op: 'childOf', uidp: true },
+    'uidp.ancestors_of': { field: 'uid', op: 'ancestorOf', uidp: true },
+    'uidp.in_root': { field: 'uid', op: 'inRoot' },
+    'uidp.ids': { field: 'uid', op: 'in', uidp: true },
+    name: { field: 'name', op: 'eq', v1: 'name' },
+  },
+  orderBy: {
+    fields: ['uid', 'name', 'createTime', 'updateTime'],
+    aliases: { ...TIMESTAMP_ALIASES, group: 'uid' },
+    default: 'uid asc',
+  },
+  create: { parent: 'required' },
+  validate: z.object({
+    name: requiredString().min(1, 'is required'),
+    description: z.string().optional(),
+    amazon: needs('account').optional().nullable(),
+    google: needs('projectId', 'projectNumber').optional().nullable(),
+    chainguard: z.object({ serviceBindings: z.record(z.string(), z.string()) }).optional().nullable(),
+    azure: z.object({ tenantId: requiredString().min(1, 'is required'), clientIds: z.record(z.string(), z.string()) }).optional().nullable(),
+    github: z.object({ appInstallations: z.record(z.string().regex(/^\d+$/, 'keys must be GitHub app ids'), z.unknown()).optional() }).optional().nullable(),
+  }),
+  delete: { idempotent: true },
+});

@@ -1,0 +1,132 @@
+/**
+ * Advisory (api-surface.md §10), List/Get only in v2. Renames: `legacyAdvisoryID`
+ * (the proto field's literal JSON name) → `legacyAdvisoryId`, `deletedAt` →
+ * `deleteTime`; in events `timestamp` → `createTime`, `status` (ReviewStatus) →
+ * `reviewState` (prefixed ReviewState), scanv1 `subpackageName` → `subpackage`
+ * and `componentName` → `component`, false-positive types gain `TYPE_`; v1's
+ * `componentLocationChanged` event type has no v2 counterpart. List filters are
+ * pluralised. v1 pages advisories itself (int64 `pageSize`, an `orderBy` enum),
+ * so the gateway walks v1's pages rather than fetching everything; the filters
+ * only v1 can judge (event states, authors, types, origin, aliases) are left to it.
+ */
+import { defineResource, enumRename, prefixedEnum, type FieldSpec } from '../src/engine/mapping.ts';
+import { TIMESTAMPS, TIMESTAMP_ALIASES, UID, UIDP_FILTERS } from './common.ts';
+
+const REVIEW_STATE = prefixedEnum('REVIEW_STATE_', ['UNKNOWN', 'PENDING', 'APPROVED', 'REQUEST_CHANGES', 'REJECTED'], ['UNKNOWN', 'REVIEW_STATE_UNSPECIFIED']);
+
+const FALSE_POSITIVE_TYPE = prefixedEnum('TYPE_', [
+  'UNSPECIFIED', 'VULNERABILITY_RECORD_ANALYSIS_CONTESTED', 'COMPONENT_VULNERABILITY_MISMATCH',
+  'VULNERABLE_CODE_VERSION_NOT_USED', 'VULNERABLE_CODE_NOT_INCLUDED_IN_PACKAGE', 'VULNERABLE_CODE_NOT_IN_EXECUTION_PATH',
+  'VULNERABLE_CODE_CANNOT_BE_CONTROLLED_BY_ADVERSARY', 'INLINE_MITIGATIONS_EXIST',
+], ['UNSPECIFIED', 'TYPE_UNSPECIFIED']);
+
+/** Same names on both sides, but v2 lacks v1's COMPONENT_LOCATION_CHANGED (9). */
+const EVENT_TYPE_FILTER = enumRename([
+  'EVENT_TYPE_FILTER_UNSPECIFIED', 'EVENT_TYPE_FILTER_DETECTION', 'EVENT_TYPE_FILTER_TRUE_POSITIVE_DETERMINATION',
+  'EVENT_TYPE_FILTER_FIXED', 'EVENT_TYPE_FILTER_FALSE_POSITIVE_DETERMINATION', 'EVENT_TYPE_FILTER_ANALYSIS_NOT_PLANNED',
+  'EVENT_TYPE_FILTER_FIX_NOT_PLANNED', 'EVENT_TYPE_FILTER_PENDING_UPSTREAM_FIX', 'EVENT_TYPE_FILTER_PATCHED',
+].map((n) => [n, n] as const), 'EVENT_TYPE_FILTER_UNSPECIFIED');
+
+const note: Readonly<Record<string, FieldSpec>> = { note: {} };
+const eventType = (fields: Readonly<Record<string, FieldSpec>>): FieldSpec => ({ oneof: 'type', fields });
+const detectionType = (fields: Readonly<Record<string, FieldSpec>>): FieldSpec => ({ oneof: 'detection', fields });
+
+const EVENT: Readonly<Record<string, FieldSpec>> = {
+  uid: UID,
+  createTime: { v1: 'timestamp', type: 'timestamp', outputOnly: true },
+  findings: {},
+  author: {},
+  reviewer: {},
+  reviewState: { v1: 'status', type: 'enum', enum: REVIEW_STATE },
+  issue: { optional: true },
+  detection: eventType({
+    nvdapi: detectionType({ cpeSearched: {}, cpeFound: {} }),
+    manual: detectionType({}),
+    scanv1: detectionType({
+      scanner: {},
+      subpackage: { v1: 'subpackageName' },
+      componentId: {},
+      component: { v1: 'componentName' },
+      componentVersion: {},
+      componentType: {},
+      componentLocation: {},
+      artifactVersion: {},
+      scannerVersion: {},
+      grypeDbBuilt: {},
+      grypeDbChecksum: {},
+    }),
+  }),
+  fixed: eventType({ fixedVersion: {}, note: {}, scannerVersion: {}, grypeDbBuilt: {}, grypeDbChecksum: {} }),
+  falsePositiveDetermination: eventType({ type: { type: 'enum', enum: FALSE_POSITIVE_TYPE }, note: {} }),
+  analysisNotPlanned: eventType(note),
+  fixNotPlanned: eventType(note),
+  pendingUpstreamFix: eventType(note),
+  truePositiveDetermination: eventType(note),
+  patched: eventType({ patchedVersions: { repeated: true }, note: {} }),
+};
+
+const anyOf = (field: string, v1: string) => ({ field, op: 'in' as const, v1 });
+
+export default defineResource({
+  name: 'advisories',
+  resourceType: 'vulnerabilities.chainguard.dev/Advisory',
+  service: 'vulnerabilities',
+  collection: 'advisories',
+  operations: ['list', 'get'],
+  v1: {
+    collection: 'advisories',
+    idParam: 'id',
+    idsParam: 'uidp.ids',
+    paging: {
+      pageSize: 'pageSize',
+      pageToken: 'pageToken',
+      orderParam: 'orderBy',
+      orderBy: {
+        'uid asc': 'ID_ASC', 'uid desc': 'ID_DESC',
+        'createTime asc': 'CREATED_AT_ASC', 'createTime desc': 'CREATED_AT_DESC',
+        'updateTime asc': 'UPDATED_AT_ASC', 'updateTime desc': 'UPDATED_AT_DESC',
+        'deleteTime asc': 'DELETED_AT_ASC', 'deleteTime desc': 'DELETED_AT_DESC',
+      },
+    },
+  },
+  fields: {
+    uid: UID,
+    advisoryId: { outputOnly: true },
+    ...TIMESTAMPS,
+    deleteTime: { v1: 'deletedAt', type: 'timestamp', outputOnly: true, optional: true },
+    author: {},
+    artifactName: {},
+    artifactType: {},
+    artifactArchitecture: {},
+    componentName: {},
+    componentLocation: {},
+    componentType: {},
+    aliases: { repeated: true },
+    events: { repeated: true, fields: EVENT },
+    legacyAdvisoryId: { v1: 'legacyAdvisoryID', outputOnly: true, optional: true },
+    // From OSV through the aliases in the real service; the v1 Advisory has no such field.
+    severities: { v1: null, repeated: true, outputOnly: true, fields: { type: {}, score: {} } },
+  },
+  filters: {
+    ...UIDP_FILTERS,
+    advisory_ids: anyOf('advisoryId', 'advisoryIds'),
+    legacy_advisory_ids: anyOf('legacyAdvisoryId', 'legacyAdvisoryIds'),
+    artifact_names: anyOf('artifactName', 'artifactName'),
+    artifact_types: anyOf('artifactType', 'artifactType'),
+    artifact_architectures: anyOf('artifactArchitecture', 'artifactArchitecture'),
+    component_names: anyOf('componentName', 'componentName'),
+    component_types: anyOf('componentType', 'componentType'),
+    component_locations: anyOf('componentLocation', 'componentLocation'),
+    aliases: { op: 'in', v1: 'aliases' },
+    origin: { op: 'eq', v1: 'origin' },
+    event_review_states: { op: 'in', v1: 'eventStatuses', enum: REVIEW_STATE },
+    event_authors: { op: 'in', v1: 'eventAuthor' },
+    exclude_event_authors: { op: 'in', v1: 'excludeEventAuthor' },
+    event_reviewers: { op: 'in', v1: 'eventReviewer' },
+    event_types: { op: 'in', v1: 'eventTypes', enum: EVENT_TYPE_FILTER },
+    latest_event_type: { op: 'eq', v1: 'latestEventType', enum: EVENT_TYPE_FILTER },
+    // v2 only: a case-insensitive substring of the artifact or component name or an alias.
+    query: { op: 'contains', anyOf: ['artifactName', 'componentName', 'aliases'] },
+  },
+  orderBy: { fields: ['uid', 'createTime', 'updateTime', 'deleteTime'], aliases: { ...TIMESTAMP_ALIASES, deleted_at: 'deleteTime' }, default: 'uid asc' },
+});

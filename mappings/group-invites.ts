@@ -1,0 +1,63 @@
+/**
+ * GroupInvite (api-surface.md §7). v1 creates take a GroupInviteRequest
+ * (`role` is the role's UIDP, `ttl` a Duration) and answer a GroupInvite with
+ * the one-time `code` and no email or creation time; v1 list rows
+ * (StoredGroupInvite) carry the whole v1 Role, email and `createdAt` but never
+ * the code. So a create reads its row back and keeps the code from the create
+ * answer, and later reads show an empty code. v2 shows the role with
+ * capability enum names; `ttl` is input-only; `expiration` → `expirationTime`.
+ * No update in either version. Default order: newest first.
+ */
+import { z } from 'zod';
+import { defineResource } from '../src/engine/mapping.ts';
+import { DURATION_TEXT, TIMESTAMP_ALIASES, UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
+import { CAPABILITY } from './enums.ts';
+
+export default defineResource({
+  name: 'groupInvites',
+  resourceType: 'iam.chainguard.dev/GroupInvite',
+  service: 'iam',
+  collection: 'groupInvites',
+  operations: ['list', 'get', 'create', 'delete'],
+  v1: { collection: 'group_invites', idParam: 'id', rereadAfterWrite: true, createAnswerOnly: ['code'] },
+  fields: {
+    uid: UID,
+    roleUid: { v1: 'role.id', v1Write: 'role' },
+    role: {
+      outputOnly: true,
+      optional: true,
+      fields: {
+        uid: { v1: 'id' },
+        name: {},
+        description: {},
+        capabilities: { type: 'enum', enum: CAPABILITY, repeated: true },
+      },
+    },
+    email: {},
+    ttl: { inputOnly: true },
+    expirationTime: { v1: 'expiration', type: 'timestamp', outputOnly: true },
+    singleUse: { type: 'bool' },
+    code: { outputOnly: true },
+    keyId: { outputOnly: true },
+    createTime: { v1: 'createdAt', type: 'timestamp', outputOnly: true, kept: 'createTime' },
+  },
+  filters: {
+    ...UIDP_FILTERS,
+    // An invite is a child of its group, which is what v1's `group` filter selects.
+    'uidp.children_of': { field: 'uid', op: 'childOf', v1: 'group', uidp: true },
+    key_id: { field: 'keyId', op: 'eq', v1: 'keyId' },
+  },
+  orderBy: {
+    fields: ['uid', 'createTime', 'expirationTime'],
+    aliases: { ...TIMESTAMP_ALIASES, expiration: 'expirationTime' },
+    default: 'createTime desc',
+  },
+  create: { parent: 'required' },
+  validate: z.object({
+    roleUid: requiredString().pipe(UIDP_TEXT),
+    ttl: requiredString().pipe(DURATION_TEXT).refine((t) => Number.parseFloat(t) > 0, 'must be positive'),
+    email: z.string().email('must be an email address').or(z.literal('')).optional(),
+    singleUse: z.boolean().optional(),
+  }),
+  delete: { idempotent: true },
+});

@@ -1,0 +1,82 @@
+/**
+ * IdentityProvider (api-surface.md §5). Only OIDC exists, as the oneof
+ * `configuration`. `oidc.clientSecret` is never shown in v2, and on update an
+ * empty secret keeps the stored one unless the mask names `oidc.client_secret`;
+ * `oidc.correlationRule` is immutable. `scim` is output-only on both sides and
+ * ignored on write. v1 has no timestamps for IdPs, and `defaultRole` is
+ * required only in v2.
+ */
+import { z } from 'zod';
+import { enumRename, defineResource } from '../src/engine/mapping.ts';
+import { KEPT_TIMESTAMPS, ORDER_BY_NAME_AND_TIME, UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
+import { v2Names } from './enums.ts';
+
+const same = (names: readonly string[]) => enumRename(names.map((n) => [n, n] as const), names[0]!);
+
+const CORRELATION_RULE = same([
+  'CORRELATION_RULE_UNSPECIFIED', 'CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID', 'CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID',
+]);
+const CREDENTIAL_STATE = same([
+  'CREDENTIAL_STATE_UNSPECIFIED', 'CREDENTIAL_STATE_NOT_ISSUED', 'CREDENTIAL_STATE_LIVE',
+  'CREDENTIAL_STATE_EXPIRED', 'CREDENTIAL_STATE_REVOKED', 'CREDENTIAL_STATE_ROTATING',
+]);
+
+export default defineResource({
+  name: 'identityProviders',
+  resourceType: 'iam.chainguard.dev/IdentityProvider',
+  service: 'iam',
+  collection: 'identityProviders',
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  v1: { collection: 'identityProviders', idParam: 'id', idsParam: 'uidp.ids' },
+  fields: {
+    uid: UID,
+    name: {},
+    description: {},
+    ...KEPT_TIMESTAMPS,
+    defaultRole: {},
+    oidc: {
+      oneof: 'configuration',
+      fields: {
+        issuer: {},
+        clientId: {},
+        clientSecret: { secret: true },
+        additionalScopes: { repeated: true },
+        groupsClaim: {},
+        correlationRule: { type: 'enum', enum: CORRELATION_RULE, immutable: true },
+        pkceEnabled: { type: 'bool' },
+      },
+    },
+    scim: {
+      outputOnly: true,
+      fields: {
+        enabled: { type: 'bool' },
+        endpointUrl: {},
+        tokenExpireTime: { type: 'timestamp' },
+        previousTokenExpireTime: { type: 'timestamp' },
+        credentialState: { type: 'enum', enum: CREDENTIAL_STATE },
+        etag: {},
+      },
+    },
+  },
+  filters: {
+    ...UIDP_FILTERS,
+    name: { field: 'name', op: 'eq', v1: 'name' },
+  },
+  orderBy: ORDER_BY_NAME_AND_TIME,
+  create: { parent: 'required' },
+  validate: z.object({
+    name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),
+    description: z.string().optional(),
+    defaultRole: requiredString().pipe(UIDP_TEXT),
+    oidc: z.object({
+      issuer: requiredString().url('must be a URL'),
+      clientId: requiredString().min(1, 'is required'),
+      clientSecret: z.string().optional(),
+      additionalScopes: z.array(z.string()).optional(),
+      groupsClaim: z.string().optional(),
+      correlationRule: z.enum(v2Names(CORRELATION_RULE)).optional(),
+      pkceEnabled: z.boolean().optional(),
+    }, { error: (issue) => (issue.input === undefined || issue.input === null ? 'is required: oidc is the only configuration' : 'must be an object') }),
+  }),
+  delete: { idempotent: false },
+});
