@@ -1,5 +1,109 @@
 /**
  * What a mapping declares for native mode (serving v2 from the store alone),
- * where v2's own behaviour needs more than the field specs say.
+ * where v2's own behaviour needs more than the field specs say. Data only: the
+ * native backend reads it and names no resource itself.
  */
-export interface NativeSpec {}
+
+/**
+ * Where a reference's target uid is found, relative to the resource: a field
+ * path of its stored document (`identityUid`), or one of its positions in the
+ * hierarchy: `@parent` (the UIDP's parent) or `@root` (the UIDP's first
+ * segment, which for a root is the resource itself).
+ */
+export type ReferenceSource = string;
+
+/**
+ * An output field filled at read time from a row of another kind (or the
+ * same kind), so it always shows the referenced resource as it is now.
+ */
+export interface NativeReference {
+  /** The mapping name of the referenced kind, e.g. `identities`. */
+  readonly kind: string;
+  readonly by: ReferenceSource;
+  /**
+   * What the field holds: one path of the referenced document (the field is
+   * that value), or sub-field → path (the field is a message built from
+   * them). Missing referenced rows render the field's zero value.
+   */
+  readonly pick: string | Readonly<Record<string, string>>;
+  /**
+   * Writes that set `by` to a uid naming no row of `kind` are INVALID_ARGUMENT
+   * on that field (e.g. a role binding to an identity that does not exist).
+   */
+  readonly mustExist?: boolean;
+}
+
+/** An output field the service assigns when the resource is created. */
+export type NativeGenerated =
+  /** The creation time (RFC 3339, milliseconds). */
+  | { readonly kind: 'now' }
+  /** Creation time plus a `google.protobuf.Duration` ("3600s") read from an input field. */
+  | { readonly kind: 'expiry'; readonly after: string }
+  /**
+   * Random bytes, hex or base64url. `once`: shown in the create response
+   * only and never stored (an invitation code).
+   */
+  | { readonly kind: 'random'; readonly bytes: number; readonly encoding: 'hex' | 'base64url'; readonly once?: boolean };
+
+/** Rows of another kind that point at this resource through one of their fields. */
+export interface NativeReferrer {
+  readonly kind: string;
+  /** The referrer's field path holding this resource's uid. */
+  readonly field: string;
+}
+
+/** A row present from the start (built-in roles). Seeded rows are read-only to clients. */
+export interface NativeSeedRow {
+  /** A flat root uid or a UIDP; fixed, so every replica and restart agrees. */
+  readonly uid: string;
+  /** The document's writable fields; zero values fill the rest. */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The lookup custom method (`GET <collection>:<verb>?a=…&b=…`): the uid of
+ * the first resource whose fields equal the query parameters, trying each
+ * alternative in turn; when none matches, a root uid derived from the mapping
+ * name and the parameters (in `methods.lookup.params` order), so the same
+ * question always gets the same answer, in both modes.
+ */
+export interface NativeLookup {
+  /** Alternatives, each: query parameter → field path it must equal. */
+  readonly match: readonly Readonly<Record<string, string>>[];
+}
+
+/**
+ * What a `flag` filter (a v2 switch v1 applies) selects: rows whose `field`
+ * matches `pattern` (a JavaScript regular expression) are shown only when the
+ * switch is on; off, its default, hides them.
+ */
+export interface NativeFlag {
+  readonly field: string;
+  readonly pattern: string;
+}
+
+export interface NativeSpec {
+  /**
+   * Where a new resource's uid comes from. `child` (default): a new segment
+   * under the parent, or a new root uid for a root. `parent`: the uid is the
+   * parent itself, so a parent holds at most one (AccountAssociation).
+   */
+  readonly uid?: 'child' | 'parent';
+  /** The kind a create's parent must be a row of; default `groups`. */
+  readonly parentKind?: string;
+  /** Output fields filled at read time from other rows, by top-level v2 field. */
+  readonly references?: Readonly<Record<string, NativeReference>>;
+  /** Output fields assigned on create, by top-level v2 field. */
+  readonly generated?: Readonly<Record<string, NativeGenerated>>;
+  readonly delete?: {
+    /** Refuse (FAILED_PRECONDITION, `RESOURCE_IN_USE`) while rows of these kinds point here. */
+    readonly refuseWhileReferencedBy?: readonly NativeReferrer[];
+    /** Delete the rows of these kinds that point here, in the same transaction. */
+    readonly cascade?: readonly NativeReferrer[];
+  };
+  readonly lookup?: NativeLookup;
+  /** The rows each `flag` filter of the mapping governs, by filter name. */
+  readonly flags?: Readonly<Record<string, NativeFlag>>;
+  /** Rows seeded at start (idempotently; changed seed data replaces the stored row). */
+  readonly seed?: readonly NativeSeedRow[];
+}
