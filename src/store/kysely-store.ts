@@ -1,0 +1,99 @@
+/**
+ * Store over a Kysely database: migrations at open, and transactions.
+ *
+ * A transaction is also the ambient executor of the async context it runs in
+ * (AsyncLocalStorage): a call made through the outer store from inside `work`
+ * joins the transaction instead of waiting for a second connection. On SQLite
+ * there is no second connection (the transaction holds the only one), so that
+ * call would otherwise wait forever. A nested `transaction` becomes a savepoint:
+ * its work rolls back alone if it throws.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql, type Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import type { Store } from './types.ts';
+import type { Dialect } from './dialect.ts';
+import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.ts';
+import { Resources } from './resources.ts';
+import type { Database } from './schema.ts';
+import { Timestamps } from './timestamps.ts';
+
+interface Scope {
+  trx: Kysely<Database>;
+  /** False once the transaction ended: work it started and left running falls back to the database. */
+  open: boolean;
+  savepoints: number;
+}
+
+type Views = Pick<Store, 'resources' | 'timestamps'>;
+
+export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`store: migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+export class KyselyStore implements Store {
+  readonly engine: Store['engine'];
+  readonly resources: Resources;
+  readonly timestamps: Timestamps;
+  readonly #db: Kysely<Database>;
+  readonly #dialect: Dialect;
+  readonly #scope = new AsyncLocalStorage<Scope>();
+
+  constructor(db: Kysely<Database>, dialect: Dialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+    this.engine = dialect.engine;
+    const current = () => {
+      const scope = this.#scope.getStore();
+      return scope?.open ? scope.trx : this.#db;
+    };
+    this.resources = new Resources(current, dialect);
+    this.timestamps = new Timestamps(current, dialect);
+  }
+
+  #views(trx: Kysely<Database>): Views {
+    return { resources: new Resources(() => trx, this.#dialect), timestamps: new Timestamps(() => trx, this.#dialect) };
+  }
+
+  async transaction<T>(work: (store: Views) => Promise<T>): Promise<T> {
+    const scope = this.#scope.getStore();
+    if (scope?.open) return this.#savepoint(scope, work);
+    return this.#db.transaction().execute(async (trx) => {
+      const inner: Scope = { trx, open: true, savepoints: 0 };
+      try {
+        return await this.#scope.run(inner, () => work(this.#views(trx)));
+      } finally {
+        inner.open = false;
+      }
+    });
+  }
+
+  async #savepoint<T>(scope: Scope, work: (store: Views) => Promise<T>): Promise<T> {
+    const name = sql.raw(`v2gw_sp${++scope.savepoints}`);
+    await sql`savepoint ${name}`.execute(scope.trx);
+    try {
+      const result = await work(this.#views(scope.trx));
+      await sql`release savepoint ${name}`.execute(scope.trx);
+      return result;
+    } catch (error) {
+      await sql`rollback to savepoint ${name}`.execute(scope.trx);
+      await sql`release savepoint ${name}`.execute(scope.trx);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#db.destroy();
+  }
+}

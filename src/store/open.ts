@@ -1,0 +1,28 @@
+/**
+ * The store's one entry point: a location picks the engine, and the schema is
+ * migrated before the store is handed out.
+ *
+ * - `postgres://…` / `postgresql://…`: PostgreSQL, shared by replicas.
+ * - `:memory:`: the embedded engine with nothing on disk (tests, demos).
+ * - anything else: a data directory (created if absent) holding `v2gw.sqlite`.
+ */
+import type { Store } from './types.ts';
+import { postgresDialect, sqliteDialect } from './dialect.ts';
+import { KyselyStore, migrate } from './kysely-store.ts';
+import { isPostgresUrl, openPostgres, type PostgresOptions } from './postgres.ts';
+import { openSqlite, type SqliteOptions } from './sqlite.ts';
+
+export type OpenStoreOptions = PostgresOptions & SqliteOptions;
+
+export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const postgres = isPostgresUrl(location);
+  const dialect = postgres ? postgresDialect : sqliteDialect;
+  const db = postgres ? openPostgres(location, options) : openSqlite(location, options);
+  try {
+    await migrate(db, dialect, postgres ? (options.schema ?? 'public') : undefined);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new KyselyStore(db, dialect);
+}
