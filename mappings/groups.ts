@@ -42,5 +42,5 @@ export default defineResource({
     verified: z.boolean().optional(),
     kind: z.enum(v2Names(ORG_KIND)).optional(),
   }),
-  delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'repos'] },
+  delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos'] },
 });

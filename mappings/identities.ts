@@ -102,6 +102,10 @@ export default defineResource({
   },
   orderBy: ORDER_BY_NAME_AND_TIME,
   create: { parent: 'required' },
+  methods: {
+    // v2 `identities:lookupIdentity` answers `{uid}`, even for users not registered yet; v1 `identities/lookup` answers the Identity or NOT_FOUND.
+    lookup: { verb: 'lookupIdentity', params: { issuer: 'issuer', subject: 'subject' }, v1Path: 'identities/lookup' },
+  },
   validate: z.object({
     name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),
     description: z.string().optional(),

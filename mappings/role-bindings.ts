@@ -58,5 +58,10 @@ export default defineResource({
     identityUid: requiredString().pipe(UIDP_TEXT),
     roleUid: requiredString().pipe(UIDP_TEXT),
   }),
+  methods: {
+    // v2: `roleBindings:batchCreate`, at most 25, atomic, sub-requests inherit the top-level roleUid (AIP-233);
+    // v1: a bare JSON array POSTed to `rolebindings/batch/{parent}`.
+    batchCreate: { verb: 'batchCreate', max: 25, inherit: 'roleUid', v1Collection: 'rolebindings/batch' },
+  },
   delete: { idempotent: true },
 });

@@ -19,8 +19,8 @@ export interface Backend {
   create(mapping: ResourceMapping, parent: string, body: Json, ctx: RequestContext): Promise<Json>;
   update(mapping: ResourceMapping, uid: string, body: Json, mask: string | undefined, ctx: RequestContext): Promise<Json>;
   delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json>;
-  /** `mapping.methods.batchCreate`: body `{requests: [...], <inherit>?}` → `{<name>: [...]}` in request order. */
-  batchCreate(mapping: ResourceMapping, parent: string, body: Json, ctx: RequestContext): Promise<Json>;
+  /** `mapping.methods.batchCreate`: body `{parent, requests: [...], <inherit>?}` → `{<name>: [...]}` in request order. */
+  batchCreate(mapping: ResourceMapping, body: Json, ctx: RequestContext): Promise<Json>;
   /** `mapping.methods.lookup`: → `{uid}`. */
   lookup(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json>;
 }

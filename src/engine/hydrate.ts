@@ -1,14 +1,16 @@
 /**
  * Hydration: filling v2 fields that v1 rows only reference by id (a role
  * binding's identity name, say). The ids a page needs are collected first,
- * deduplicated, and fetched with one v1 list call per resource and chunk, so a
- * page costs a bounded number of calls, never one per row.
+ * deduplicated, looked up in the short-lived cache, and the rest fetched with
+ * one v1 list call per resource and chunk, so a page costs a bounded number of
+ * calls, never one per row.
  */
 import { resourceExhausted } from '../aip/errors.ts';
 import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import { getPath, isObject, typeOf, type Json, type LookupResolver } from './shape.ts';
 import type { V1Client } from '../v1/client.ts';
+import type { HydrationCache } from './hydration-cache.ts';
 
 /** Ids per v1 call: keeps URLs well under common 8 KiB limits (a deep UIDP is ~100 characters). */
 const IDS_PER_CALL = 50;
@@ -20,6 +22,7 @@ export interface HydrationContext {
   counter: { v1Calls: number };
   /** Most v1 calls one request may spend on hydration. */
   maxFanOut: number;
+  cache: HydrationCache;
 }
 
 type Wanted = Map<string, Set<string>>;
@@ -53,35 +56,46 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
   const wanted: Wanted = new Map();
   for (const row of rows) collect(mapping.fields, row, wanted);
 
-  const calls: { target: ResourceMapping; query: Record<string, string | string[]> }[] = [];
+  const found = new Map<string, Map<string, Json | null>>();
+  const calls: { target: ResourceMapping; query: Record<string, string | string[]>; ids: string[] }[] = [];
   for (const [name, idSet] of wanted) {
     const target = ctx.registry.get(name);
-    const ids = [...idSet];
+    const known = new Map<string, Json | null>();
+    found.set(name, known);
+    const ids: string[] = [];
+    for (const id of idSet) {
+      const cached = ctx.cache.get(name, id, ctx.authorization);
+      if (cached === undefined) ids.push(id);
+      else known.set(id, cached);
+    }
     if (target.v1.idsParam) {
       for (let i = 0; i < ids.length; i += IDS_PER_CALL) {
-        calls.push({ target, query: { [target.v1.idsParam]: ids.slice(i, i + IDS_PER_CALL) } });
+        const chunk = ids.slice(i, i + IDS_PER_CALL);
+        calls.push({ target, query: { [target.v1.idsParam]: chunk }, ids: chunk });
       }
     } else {
-      for (const id of ids) calls.push({ target, query: { [target.v1.idParam]: id } });
+      for (const id of ids) calls.push({ target, query: { [target.v1.idParam]: id }, ids: [id] });
     }
   }
   if (calls.length > ctx.maxFanOut) {
     throw resourceExhausted('v1 calls per request', `hydrating this page needs ${calls.length} v1 calls, more than the configured fan-out limit of ${ctx.maxFanOut}; ask for a smaller page_size`);
   }
 
-  const found = new Map<string, Map<string, Json>>();
-  await Promise.all(calls.map(async ({ target, query }) => {
+  await Promise.all(calls.map(async ({ target, query, ids }) => {
     const answer = await ctx.v1.call<{ items?: unknown }>(
       { method: 'GET', path: v1CollectionPath(target), query, authorization: ctx.authorization },
       ctx.counter,
     );
-    const byId = found.get(target.name) ?? new Map<string, Json>();
-    found.set(target.name, byId);
+    const byId = found.get(target.name)!;
     const uidKey = v1UidKey(target);
     for (const item of Array.isArray(answer.items) ? answer.items : []) {
       if (isObject(item) && typeof item[uidKey] === 'string') byId.set(item[uidKey] as string, item);
     }
+    for (const id of ids) {
+      if (!byId.has(id)) byId.set(id, null);
+      ctx.cache.set(target.name, id, ctx.authorization, byId.get(id)!);
+    }
   }));
 
-  return (resource, id, pick) => getPath(found.get(resource)?.get(id), pick);
+  return (resource, id, pick) => getPath(found.get(resource)?.get(id) ?? undefined, pick);
 }

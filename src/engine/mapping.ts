@@ -132,12 +132,15 @@ export interface ResourceMapping {
   readonly validate?: ZodType;
   /** Custom methods (`:verb` routes) beyond the standard five. */
   readonly methods?: {
-    /** `POST <collection>/{parent}:<verb>`: several creates under one parent, all or none. */
+    /**
+     * `POST <collection>:<verb>` with body `{parent, requests: [{parent?, <singular>: {…}}], <inherit>?}`:
+     * several creates under one parent, all or none (AIP-233).
+     */
     readonly batchCreate?: {
       readonly verb: string;
       /** Most sub-requests one call may carry. */
       readonly max: number;
-      /** A top-level request field that sub-requests lacking it inherit (a differing value is INVALID_ARGUMENT). */
+      /** A field of the resource that sub-requests lacking it inherit from the top level (a differing value is INVALID_ARGUMENT). */
       readonly inherit?: string;
       /** The v1 batch collection, e.g. `rolebindings/batch`: POST `<v1>/{parent}` with a bare JSON array. */
       readonly v1Collection: string;

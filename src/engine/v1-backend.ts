@@ -5,18 +5,22 @@
  */
 import { ApiError, failedPrecondition, invalidField, notFound } from '../aip/errors.ts';
 import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
-import { parseListParams, type RawQuery } from '../aip/list-request.ts';
+import { parseListParams, singleParam, type ListParams, type RawQuery } from '../aip/list-request.ts';
+import { spellings } from '../aip/names.ts';
 import { windowRows } from '../aip/list-window.ts';
-import { formatOrderBy, parseOrderBy } from '../aip/order-by.ts';
-import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
+import { formatOrderBy, parseOrderBy, type OrderKey } from '../aip/order-by.ts';
+import { queryFingerprint, type PageCursor, type PageTokenCodec } from '../aip/page-token.ts';
+import { parseBatch } from '../native/batch.ts';
 import { Code } from '../rpc-status.ts';
-import { isChildOf, isUidp } from '../uidp.ts';
+import { deterministicRootUid, isChildOf, isUidp } from '../uidp.ts';
 import { uidpPath, type V1Client } from '../v1/client.ts';
-import type { TimestampStore } from '../store/types.ts';
+import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { Backend, RequestContext } from './backend.ts';
 import { hydrate } from './hydrate.ts';
+import { HydrationCache } from './hydration-cache.ts';
+import { applyKeptTimes, KeptTimes } from './kept-times.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
-import { parseFilters } from './list-query.ts';
+import { parseFilters, type ParsedFilters } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
@@ -31,7 +35,13 @@ export interface V1BackendOptions {
   maxFanOut: number;
   /** Where the times v1 does not supply are kept; without it they render as v1 gives them (null). */
   times?: TimestampStore;
+  /** Rows fetched for hydration, reused across requests for a short while. */
+  cache?: HydrationCache;
+  now?: () => number;
 }
+
+/** Rows asked of v1 per page when v1 pages a list itself; fixed, so a position inside a v1 page stays valid. */
+const V1_PAGE = 100;
 
 export class V1Backend implements Backend {
   readonly #v1: V1Client;
@@ -39,12 +49,16 @@ export class V1Backend implements Backend {
   readonly #tokens: PageTokenCodec;
   readonly #maxFanOut: number;
   readonly #writes = new KeyedMutex();
+  readonly #cache: HydrationCache;
+  readonly #times: KeptTimes;
 
   constructor(options: V1BackendOptions) {
     this.#v1 = options.v1;
     this.#registry = options.registry;
     this.#tokens = options.tokens;
     this.#maxFanOut = options.maxFanOut;
+    this.#cache = options.cache ?? new HydrationCache({ ttlMs: 0 });
+    this.#times = new KeptTimes(options.times, options.now);
   }
 
   async list(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json> {
@@ -53,14 +67,24 @@ export class V1Backend implements Backend {
     const order = parseOrderBy(params.orderBy, mapping.orderBy);
     const fingerprint = queryFingerprint({ resource: mapping.name, filters: filters.canonical, order: formatOrderBy(order) });
     const cursor = params.pageToken ? this.#tokens.open(params.pageToken, fingerprint) : undefined;
+    const request = { mapping, params, filters, order, fingerprint, cursor, ctx };
+    return mapping.v1.paging ? this.#listV1Paged(request) : this.#listAll(request);
+  }
+
+  /** v1 cannot page: fetch everything, then filter, order and window here. */
+  async #listAll({ mapping, params, filters, order, fingerprint, cursor, ctx }: ListRequest): Promise<Json> {
+    const all = await this.#listV1(mapping, filters.v1Query, ctx);
+    const uidKey = v1UidKey(mapping);
+    if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
+    const times = await this.#times.forRows(mapping, all, uidKey);
 
     // Every v1 row is rendered only as far as filtering and ordering need; the page alone is rendered in full.
     const keyFields = fieldsFor(mapping, [...filters.fields, ...order.map((k) => k.field)]);
-    const rows = (await this.#listV1(mapping, filters.v1Query, ctx))
-      .map((v1) => ({ v1, v2: renderV2(keyFields, v1) }))
+    const rows = all
+      .map((v1) => ({ v1, v2: applyKeptTimes(mapping, renderV2(keyFields, v1), times?.get(String(v1[uidKey]))) }))
       .filter((row) => filters.matches(row.v2));
     const window = windowRows(rows, { order, pageSize: params.pageSize, skip: params.skip, cursor }, (row, field) => getPath(row.v2, field));
-    const page = await this.#renderHydrated(mapping, window.page.map((row) => row.v1), ctx);
+    const page = await this.#renderHydrated(mapping, window.page.map((row) => row.v1), ctx, times);
 
     const body: Json = { [mapping.name]: page };
     if (window.next) body.nextPageToken = this.#tokens.seal(fingerprint, window.next);
@@ -69,10 +93,66 @@ export class V1Backend implements Backend {
     return body;
   }
 
+  /**
+   * v1 pages this list itself: walk its pages in its order, applying here only
+   * the filters v1 was not given, until the page is full. The page token
+   * holds v1's token for the v1 page being read and how far into it this page
+   * got, so the next page resumes exactly there.
+   */
+  async #listV1Paged({ mapping, params, filters, order, fingerprint, cursor, ctx }: ListRequest): Promise<Json> {
+    const paging = mapping.v1.paging!;
+    const v1Order = v1OrderFor(order, paging.orderBy);
+    let position = cursor ? positionFrom(cursor) : { token: '', index: 0 };
+    let toSkip = params.skip;
+    const skipped = (cursor?.skipped ?? 0) + params.skip;
+    const keyFields = fieldsFor(mapping, filters.fields);
+    const page: Json[] = [];
+    let next: { token: string; index: number } | undefined;
+    let v1Total: unknown;
+
+    for (let walked = 0; ; walked++) {
+      if (walked >= this.#maxFanOut) {
+        // Filters v1 does not know can leave whole v1 pages empty; a short page with a token beats a long wait.
+        next = position;
+        break;
+      }
+      const answer = await this.#v1.call<{ items?: unknown; nextPageToken?: unknown; totalCount?: unknown }>({
+        method: 'GET',
+        path: v1CollectionPath(mapping),
+        query: { ...filters.v1Query, [paging.pageSize]: String(V1_PAGE), [paging.orderParam]: v1Order, ...(position.token ? { [paging.pageToken]: position.token } : {}) },
+        authorization: ctx.authorization,
+      }, ctx.counter);
+      v1Total = answer.totalCount;
+      const items = Array.isArray(answer.items) ? answer.items.filter(isObject) : [];
+      const v1Next = typeof answer.nextPageToken === 'string' ? answer.nextPageToken : '';
+      let i = position.index;
+      for (; i < items.length && page.length < params.pageSize; i++) {
+        if (!filters.matches(renderV2(keyFields, items[i]!))) continue;
+        if (toSkip > 0) toSkip--;
+        else page.push(items[i]!);
+      }
+      if (page.length === params.pageSize) {
+        if (i < items.length) next = { token: position.token, index: i };
+        else if (v1Next) next = { token: v1Next, index: 0 };
+        break;
+      }
+      if (!v1Next) break;
+      position = { token: v1Next, index: 0 };
+    }
+
+    const times = await this.#times.forRows(mapping, page, v1UidKey(mapping));
+    const body: Json = { [mapping.name]: await this.#renderHydrated(mapping, page, ctx, times) };
+    if (next) body.nextPageToken = this.#tokens.seal(fingerprint, { after: [next.token, next.index], skipped });
+    // v1's count holds only when v1 applied every filter; totalCount is optional in v2, so it is left out otherwise.
+    if (!filters.localOnly && (typeof v1Total === 'string' || typeof v1Total === 'number')) body.totalCount = String(v1Total);
+    body.skipped = skipped;
+    return body;
+  }
+
   async get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
     requireUidp('uid', uid);
-    const [resource] = await this.#renderHydrated(mapping, [await this.#fetchRow(mapping, uid, ctx)], ctx);
-    return resource!;
+    const row = await this.#fetchRow(mapping, uid, ctx);
+    return (await this.#renderHydrated(mapping, [row], ctx, await this.#times.forRows(mapping, [row], v1UidKey(mapping))))[0]!;
   }
 
   async create(mapping: ResourceMapping, parent: string, body: Json, ctx: RequestContext): Promise<Json> {
@@ -84,6 +164,9 @@ export class V1Backend implements Backend {
       { method: 'POST', path: joinPath(v1CollectionPath(mapping), parent), body: toV1(mapping.fields, value), authorization: ctx.authorization },
       ctx.counter,
     );
+    const uid = String(created[v1UidKey(mapping)] ?? '');
+    this.#cache.invalidate(mapping.name, uid);
+    await this.#times.created(mapping, uid);
     return this.#answerWrite(mapping, created, ctx);
   }
 
@@ -96,7 +179,7 @@ export class V1Backend implements Backend {
 
     return this.#writes.run(`${mapping.name}\0${uid}`, async () => {
       const row = await this.#fetchRow(mapping, uid, ctx);
-      if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+      if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx, await this.#times.forRows(mapping, [row], v1UidKey(mapping))))[0]!;
 
       const merged = renderV2(mapping.fields, row);
       const keep = pathsToKeep(mapping.fields, merged, value, paths);
@@ -112,6 +195,8 @@ export class V1Backend implements Backend {
         { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
         ctx.counter,
       );
+      this.#cache.invalidate(mapping.name, uid);
+      await this.#times.touched(mapping, uid);
       return this.#answerWrite(mapping, written, ctx);
     });
   }
@@ -124,16 +209,56 @@ export class V1Backend implements Backend {
       await this.#v1.call({ method: 'DELETE', path: joinPath(v1CollectionPath(mapping), uid), authorization: ctx.authorization }, ctx.counter);
     } catch (error) {
       if (!(mapping.delete?.idempotent && error instanceof ApiError && error.code === Code.NOT_FOUND)) throw error;
+    } finally {
+      this.#cache.invalidate(mapping.name, uid);
     }
+    await this.#times.forget(mapping, uid);
     return {};
   }
 
-  async batchCreate(mapping: ResourceMapping): Promise<Json> {
-    throw new ApiError(Code.UNIMPLEMENTED, `batch create of ${mapping.name} is not served yet`);
+  async batchCreate(mapping: ResourceMapping, body: Json, ctx: RequestContext): Promise<Json> {
+    const method = mapping.methods?.batchCreate;
+    if (!method) throw notFound('route', `${mapping.name} batch create`);
+    const batch = parseBatch(mapping, '', body);
+    requireUidp('parent', batch.parent);
+    const v1Items = batch.items.map((item, i) => {
+      const { value } = readBody(mapping.fields, item);
+      validate(mapping.validate, value, undefined, `requests[${i}].${batch.singular}.`);
+      return toV1(mapping.fields, value);
+    });
+    // v1's batch endpoint is one call, so the batch is as atomic as v1 makes it.
+    const answer = await this.#v1.call<{ roleBindings?: unknown; items?: unknown }>({
+      method: 'POST', path: joinPath(`/${mapping.service}/v1/${method.v1Collection}`, batch.parent), body: v1Items, authorization: ctx.authorization,
+    }, ctx.counter);
+    const uidKey = v1UidKey(mapping);
+    const created = (Object.values(answer).find(Array.isArray) ?? []).filter(isObject).map((row) => String(row[uidKey] ?? ''));
+    for (const uid of created) await this.#times.created(mapping, uid);
+    const rows = mapping.v1.rereadAfterWrite ? await this.#fetchRows(mapping, created, ctx) : [];
+    const byUid = new Map(rows.map((row) => [String(row[uidKey]), row]));
+    const ordered = created.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
+    return { [mapping.name]: await this.#renderHydrated(mapping, ordered, ctx, await this.#times.forRows(mapping, ordered, uidKey)) };
   }
 
-  async lookup(mapping: ResourceMapping): Promise<Json> {
-    throw new ApiError(Code.UNIMPLEMENTED, `lookup of ${mapping.name} is not served yet`);
+  async lookup(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json> {
+    const method = mapping.methods?.lookup;
+    if (!method) throw notFound('route', `${mapping.name} lookup`);
+    const values = Object.keys(method.params).map((name) => {
+      const value = singleParam(query, spellings(name));
+      if (!value) throw invalidField(name, 'is required');
+      return value;
+    });
+    const v1Query = Object.fromEntries(Object.values(method.params).map((v1Key, i) => [v1Key, values[i]!]));
+    try {
+      const found = await this.#v1.call<Json>(
+        { method: 'GET', path: `/${mapping.service}/v1/${method.v1Path}`, query: v1Query, authorization: ctx.authorization },
+        ctx.counter,
+      );
+      return { uid: String(found[v1UidKey(mapping)] ?? '') };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === Code.NOT_FOUND)) throw error;
+      // v2 answers with the uid the resource will get once it exists; v1 has no such notion, so the gateway derives one.
+      return { uid: deterministicRootUid(mapping.name, ...values) };
+    }
   }
 
   // ---- helpers -----------------------------------------------------------
@@ -152,7 +277,10 @@ export class V1Backend implements Backend {
     const rows = await this.#listV1(mapping, { [mapping.v1.idParam]: uid }, ctx);
     // Match the id ourselves: a v1 that ignored the filter must not make us answer with another row.
     const row = rows.find((r) => r[uidKey] === uid);
-    if (!row) throw notFound(mapping.resourceType, uid);
+    if (!row) {
+      await this.#times.forget(mapping, uid);
+      throw notFound(mapping.resourceType, uid);
+    }
     return row;
   }
 
@@ -165,11 +293,19 @@ export class V1Backend implements Backend {
     return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
   }
 
-  async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext): Promise<Json[]> {
+  /** Rows by id in one v1 call per chunk (the ids filter), or one call per id when v1 has no such filter. */
+  async #fetchRows(mapping: ResourceMapping, uids: readonly string[], ctx: RequestContext): Promise<Json[]> {
+    if (uids.length === 0) return [];
+    if (!mapping.v1.idsParam) return Promise.all(uids.map((uid) => this.#fetchRow(mapping, uid, ctx)));
+    return this.#listV1(mapping, { [mapping.v1.idsParam]: [...uids] }, ctx);
+  }
+
+  async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
     const resolve = await hydrate(mapping, rows, {
-      v1: this.#v1, registry: this.#registry, authorization: ctx.authorization, counter: ctx.counter, maxFanOut: this.#maxFanOut,
+      v1: this.#v1, registry: this.#registry, authorization: ctx.authorization, counter: ctx.counter, maxFanOut: this.#maxFanOut, cache: this.#cache,
     });
-    return rows.map((row) => renderV2(mapping.fields, row, resolve));
+    const uidKey = v1UidKey(mapping);
+    return rows.map((row) => applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times?.get(String(row[uidKey]))));
   }
 
   async #refuseIfParent(mapping: ResourceMapping, uid: string, children: readonly string[], ctx: RequestContext): Promise<void> {
@@ -195,6 +331,32 @@ export class V1Backend implements Backend {
 function fieldsFor(mapping: ResourceMapping, paths: readonly string[]): ResourceMapping['fields'] {
   const tops = new Set(paths.map((path) => path.split('.')[0]!));
   return Object.fromEntries(Object.entries(mapping.fields).filter(([key]) => tops.has(key)));
+}
+
+interface ListRequest {
+  mapping: ResourceMapping;
+  params: ListParams;
+  filters: ParsedFilters;
+  order: OrderKey[];
+  fingerprint: string;
+  cursor: PageCursor | undefined;
+  ctx: RequestContext;
+}
+
+/** v1's order enum value for a v2 order, which must be one field (and the uid tiebreak v1 applies itself). */
+function v1OrderFor(order: readonly OrderKey[], table: Readonly<Record<string, string>>): string {
+  const [first, ...rest] = order;
+  const value = table[`${first!.field} ${first!.desc ? 'desc' : 'asc'}`];
+  if (!value || rest.some((k) => k.field !== 'uid' || k.desc)) {
+    throw invalidField('order_by', `this list is ordered by v1, which takes one of: ${Object.keys(table).join(', ')}`);
+  }
+  return value;
+}
+
+function positionFrom(cursor: PageCursor): { token: string; index: number } {
+  const [token, index] = cursor.after;
+  if (typeof token !== 'string' || typeof index !== 'number') throw invalidField('page_token', 'is not a page token of this list');
+  return { token, index };
 }
 
 function requireUidp(field: string, value: string): void {

@@ -78,6 +78,14 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
       if (ops.has('delete')) {
         app.delete(`${base}/*`, (req) => backend.delete(mapping, wildcard(req), req.v2gw));
       }
+      // `::` is Fastify's literal colon: `roleBindings:batchCreate` is a route of its own, never a uid.
+      const { batchCreate, lookup } = mapping.methods ?? {};
+      if (batchCreate) {
+        app.post(`${base}::${batchCreate.verb}`, (req) => backend.batchCreate(mapping, body(req), req.v2gw));
+      }
+      if (lookup) {
+        app.get(`${base}::${lookup.verb}`, (req) => backend.lookup(mapping, req.query as RawQuery, req.v2gw));
+      }
     }
   }
 }

@@ -1,0 +1,80 @@
+/**
+ * The times v1 does not supply, from the store, for rendering: which rows need
+ * them, fetched in one call per list, and set into the rendered resources. A
+ * resource created or changed through the gateway gets the time of that
+ * write; one first met in a v1 answer gets the time it was first seen, kept
+ * stable from then on. v1's own value always wins where v1 has one.
+ */
+import type { ResourceTimes, TimestampStore } from '../store/types.ts';
+import type { FieldSpec, ResourceMapping } from './mapping.ts';
+import { getPath, type Json } from './shape.ts';
+
+/** How often, at most, an unfiltered list may sweep a kind's records of vanished resources. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+type Kept = [key: string, spec: FieldSpec & { kept: 'createTime' | 'updateTime' }];
+
+function keptFields(mapping: ResourceMapping): Kept[] {
+  return Object.entries(mapping.fields).filter((entry): entry is Kept => entry[1].kept !== undefined);
+}
+
+export class KeptTimes {
+  readonly #store: TimestampStore | undefined;
+  readonly #now: () => number;
+  readonly #lastSweep = new Map<string, number>();
+
+  constructor(store: TimestampStore | undefined, now: () => number = Date.now) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  #stamp(): string {
+    return new Date(this.#now()).toISOString();
+  }
+
+  /** The kept times of the rows that lack a time v1 should have given, recording first sightings. */
+  async forRows(mapping: ResourceMapping, rows: readonly Json[], uidKey: string): Promise<Map<string, ResourceTimes> | undefined> {
+    const kept = keptFields(mapping);
+    if (!this.#store || kept.length === 0) return undefined;
+    const uids = rows
+      .filter((row) => kept.some(([key, spec]) => isBlank(getPath(row, spec.v1 ?? key))))
+      .map((row) => row[uidKey])
+      .filter((uid): uid is string => typeof uid === 'string' && uid !== '');
+    if (uids.length === 0) return undefined;
+    return this.#store.observe(mapping.name, uids, this.#stamp());
+  }
+
+  async created(mapping: ResourceMapping, uid: string): Promise<void> {
+    if (this.#store && keptFields(mapping).length > 0) await this.#store.created(mapping.name, uid, this.#stamp());
+  }
+
+  async touched(mapping: ResourceMapping, uid: string): Promise<void> {
+    if (this.#store && keptFields(mapping).length > 0) await this.#store.touched(mapping.name, uid, this.#stamp());
+  }
+
+  async forget(mapping: ResourceMapping, uid: string): Promise<void> {
+    if (this.#store && keptFields(mapping).length > 0) await this.#store.forget(mapping.name, uid);
+  }
+
+  /** After a complete v1 list: records of resources v1 no longer has are dropped (now and then, not on every list). */
+  async sweep(mapping: ResourceMapping, present: readonly string[]): Promise<void> {
+    if (!this.#store || keptFields(mapping).length === 0) return;
+    const now = this.#now();
+    if (now - (this.#lastSweep.get(mapping.name) ?? 0) < SWEEP_INTERVAL_MS) return;
+    this.#lastSweep.set(mapping.name, now);
+    await this.#store.sweep(mapping.name, present);
+  }
+}
+
+/** Sets kept times into a rendered resource where it shows none. */
+export function applyKeptTimes(mapping: ResourceMapping, v2: Json, times: ResourceTimes | undefined): Json {
+  if (!times) return v2;
+  for (const [key, spec] of keptFields(mapping)) {
+    if (key in v2 && isBlank(v2[key])) v2[key] = times[spec.kept];
+  }
+  return v2;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
