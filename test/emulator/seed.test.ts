@@ -26,7 +26,19 @@ describe('demo seed', () => {
   it('is off by default', () => {
     const { state, demo } = buildEmulator();
     expect(demo).toBeUndefined();
-    expect(state.counts()).toEqual({ groups: 0, identities: 0, roles: 3, roleBindings: 0, repos: 0 });
+    expect(state.counts()).toEqual({
+      groups: 0,
+      identities: 0,
+      roles: 3,
+      roleBindings: 0,
+      repos: 0,
+      identityProviders: 0,
+      accountAssociations: 0,
+      groupInvites: 0,
+      tags: 0,
+      advisories: 0,
+      advisoryEvents: 0,
+    });
   });
 });
 

@@ -1,15 +1,21 @@
 /**
- * The v1 emulator: a faithful in-memory v1 Chainguard IAM/Registry server
- * (groups, identities, roles, role bindings, repos) speaking grpc-gateway JSON.
- * It is the contract the gateway is tested and benchmarked against.
+ * The v1 emulator: a faithful in-memory v1 Chainguard IAM/Registry/advisories
+ * server (groups, identities, roles, role bindings, identity providers, account
+ * associations, group invites, repos, tags, advisories) speaking grpc-gateway
+ * JSON. It is the contract the gateway is tested and benchmarked against.
  */
 import type { FastifyInstance } from 'fastify';
 import { GROUP, GROUP_WITH_TIMESTAMPS } from './messages.ts';
+import { accountAssociationRoutes } from './routes/account-associations.ts';
+import { advisoryRoutes } from './routes/advisories.ts';
+import { groupInviteRoutes } from './routes/group-invites.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { identityRoutes } from './routes/identities.ts';
+import { identityProviderRoutes } from './routes/identity-providers.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { roleRoutes } from './routes/roles.ts';
+import { tagRoutes } from './routes/tags.ts';
 import { seedDemo, type DemoOrg } from './seed.ts';
 import { buildServer } from './server.ts';
 import { EmulatorState } from './state.ts';
@@ -28,6 +34,12 @@ export type {
   V1Role,
   V1RoleBinding,
 } from './state.ts';
+export type { AccountAssociationsFields, AccountAssociationsFilter, V1AccountAssociations } from './stores/account-associations.ts';
+export type { AdvisoryEventFields, AdvisoryFields, V1Advisory, V1AdvisoryEvent } from './stores/advisories.ts';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type AdvisoryFilter, type AdvisoryPage } from './stores/advisory-list.ts';
+export type { GroupInviteFields, GroupInviteFilter, V1GroupInvite, V1StoredGroupInvite } from './stores/group-invites.ts';
+export type { IdentityProviderFields, OidcFields, V1IdentityProvider } from './stores/identity-providers.ts';
+export type { TagFields, TagFilter, V1Tag } from './stores/tags.ts';
 export type { DemoOrg } from './seed.ts';
 
 export interface EmulatorOptions {
@@ -60,7 +72,12 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
       ...identityRoutes(state),
       ...roleRoutes(state),
       ...roleBindingRoutes(state, groupMessage),
+      ...identityProviderRoutes(state),
+      ...accountAssociationRoutes(state),
+      ...groupInviteRoutes(state),
       ...repoRoutes(state),
+      ...tagRoutes(state),
+      ...advisoryRoutes(state),
     ],
     ...(options.latencyMs !== undefined && { latencyMs: options.latencyMs }),
     ...(options.acceptToken && { acceptToken: options.acceptToken }),

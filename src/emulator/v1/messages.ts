@@ -1,8 +1,9 @@
 /**
- * The v1 messages this emulator serves, transcribed from the chainguard-dev/sdk
- * protos summarised in api-surface.md §1-4 and §8. Field order follows the
- * proto declarations; JSON names are protojson's defaults except where a
- * `json_name` says otherwise (Repo.sync_config).
+ * The v1 IAM and registry messages this emulator serves, transcribed from the
+ * chainguard-dev/sdk protos summarised in api-surface.md §1-9 (advisories are
+ * in vulnerability-messages.ts). Field order follows the proto declarations;
+ * JSON names are protojson's defaults except where a `json_name` says
+ * otherwise (Repo.sync_config).
  */
 import { enumeration, field, message, type FieldDef, type MessageDef } from './protojson.ts';
 
@@ -192,6 +193,141 @@ export const ROLE_BINDING_FILTER = message('chainguard.platform.iam.RoleBindingF
   field('uidp', UIDP_FILTER),
 ]);
 
+// ---------------------------------------------------------------- iam: IdentityProvider
+
+export const CORRELATION_RULE = enumeration('IdentityProvider.OIDC.CorrelationRule', [
+  'CORRELATION_RULE_UNSPECIFIED',
+  'CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID',
+  'CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID',
+]);
+
+export const CREDENTIAL_STATE = enumeration('IdentityProvider.SCIM.CredentialState', [
+  'CREDENTIAL_STATE_UNSPECIFIED',
+  'CREDENTIAL_STATE_NOT_ISSUED',
+  'CREDENTIAL_STATE_LIVE',
+  'CREDENTIAL_STATE_EXPIRED',
+  'CREDENTIAL_STATE_REVOKED',
+  'CREDENTIAL_STATE_ROTATING',
+]);
+
+export const OIDC = message('chainguard.platform.iam.IdentityProvider.OIDC', [
+  field('issuer', 'string'),
+  field('client_id', 'string'),
+  field('client_secret', 'string'),
+  field('additional_scopes', 'string', { card: 'repeated' }),
+  field('groups_claim', 'string'),
+  field('correlation_rule', CORRELATION_RULE),
+  field('pkce_enabled', 'bool'),
+]);
+
+export const SCIM = message('chainguard.platform.iam.IdentityProvider.SCIM', [
+  field('enabled', 'bool'),
+  field('endpoint_url', 'string'),
+  field('token_expire_time', 'timestamp'),
+  field('previous_token_expire_time', 'timestamp'),
+  field('credential_state', CREDENTIAL_STATE),
+  field('etag', 'string'),
+]);
+
+export const IDENTITY_PROVIDER = message('chainguard.platform.iam.IdentityProvider', [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('description', 'string'),
+  field('default_role', 'string'),
+  field('oidc', OIDC, { oneof: 'configuration' }),
+  field('scim', SCIM),
+]);
+
+export const IDENTITY_PROVIDER_FILTER = message('chainguard.platform.iam.IdentityProviderFilter', [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('uidp', UIDP_FILTER),
+]);
+
+// ---------------------------------------------------------------- iam: AccountAssociations
+
+const GITHUB_INSTALLATION = message('chainguard.platform.iam.AccountAssociations.GitHubInstallation', [
+  field('installation_id', 'int64'),
+  field('name', 'string'),
+]);
+
+/** Declared in proto order: `chainguard` and `azure` come before `name`, `github` last. */
+export const ACCOUNT_ASSOCIATIONS = message('chainguard.platform.iam.AccountAssociations', [
+  field('group', 'string'),
+  field('amazon', message('chainguard.platform.iam.AccountAssociations.Amazon', [field('account', 'string')])),
+  field(
+    'google',
+    message('chainguard.platform.iam.AccountAssociations.Google', [field('project_id', 'string'), field('project_number', 'string')]),
+  ),
+  field(
+    'chainguard',
+    message('chainguard.platform.iam.AccountAssociations.Chainguard', [field('service_bindings', 'string', { card: 'map' })]),
+  ),
+  field(
+    'azure',
+    message('chainguard.platform.iam.AccountAssociations.Azure', [
+      field('tenant_id', 'string'),
+      field('client_ids', 'string', { card: 'map' }),
+    ]),
+  ),
+  field('name', 'string'),
+  field('description', 'string'),
+  field(
+    'github',
+    message('chainguard.platform.iam.AccountAssociations.GitHub', [
+      field(
+        'app_installations',
+        message('chainguard.platform.iam.AccountAssociations.GitHubAppInstallations', [
+          field('installations', GITHUB_INSTALLATION, { card: 'repeated' }),
+        ]),
+        { card: 'map', key: 'int64' },
+      ),
+    ]),
+  ),
+]);
+
+export const ACCOUNT_ASSOCIATIONS_FILTER = message('chainguard.platform.iam.AccountAssociationsFilter', [
+  field('group', 'string'),
+  field('name', 'string'),
+]);
+
+// ---------------------------------------------------------------- iam: GroupInvites
+
+/** The create body (`body: "*"`); `group` comes from the path. */
+export const GROUP_INVITE_REQUEST = message('chainguard.platform.iam.GroupInviteRequest', [
+  field('group', 'string'),
+  field('ttl', 'duration'),
+  field('role', 'string'),
+  field('email', 'string'),
+  field('single_use', 'bool'),
+]);
+
+/** The create response: the only place `code` appears; no email, createdAt or singleUse. */
+export const GROUP_INVITE = message('chainguard.platform.iam.GroupInvite', [
+  field('id', 'string'),
+  field('expiration', 'timestamp'),
+  field('key_id', 'string'),
+  field('role', ROLE),
+  field('code', 'string'),
+]);
+
+/** The list row: no `code`, but email, createdAt and singleUse. */
+export const STORED_GROUP_INVITE = message('chainguard.platform.iam.StoredGroupInvite', [
+  field('id', 'string'),
+  field('expiration', 'timestamp'),
+  field('key_id', 'string'),
+  field('role', ROLE),
+  field('email', 'string'),
+  field('created_at', 'timestamp'),
+  field('single_use', 'bool'),
+]);
+
+export const GROUP_INVITE_FILTER = message('chainguard.platform.iam.GroupInviteFilter', [
+  field('group', 'string'),
+  field('id', 'string'),
+  field('key_id', 'string'),
+]);
+
 // ---------------------------------------------------------------- registry: Repo
 
 export const SYNC_CONFIG = message('chainguard.platform.registry.SyncConfig', [
@@ -278,4 +414,26 @@ export const REPO_FILTER = message('chainguard.platform.registry.RepoFilter', [
 
 export const CREATE_REPO_QUERY = message('chainguard.platform.registry.CreateRepoRequest', [
   field('prevent_existing', 'bool'),
+]);
+
+// ---------------------------------------------------------------- registry: Tag
+
+export const TAG = message('chainguard.platform.registry.Tag', [
+  field('id', 'string'),
+  field('name', 'string'),
+  field('digest', 'string'),
+  field('last_updated', 'timestamp'),
+  field('deprecated', 'bool'),
+  field('bundles', 'string', { card: 'repeated' }),
+]);
+
+export const TAG_FILTER = message('chainguard.platform.registry.TagFilter', [
+  field('uidp', UIDP_FILTER),
+  field('name', 'string'),
+  field('updated_since', 'timestamp'),
+  field('exclude_referrers', 'bool'),
+  field('exclude_dates', 'bool'),
+  field('exclude_epochs', 'bool'),
+  field('id', 'string'),
+  field('digest', 'string'),
 ]);

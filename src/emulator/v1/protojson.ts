@@ -5,9 +5,14 @@
  * through it, so EmitUnpopulated, oneof omission, name aliasing and unknown-key
  * discarding behave identically everywhere.
  */
-import { formatTimestamp, parseTimestamp } from './time.ts';
+import { canonicalDuration, formatTimestamp, parseTimestamp } from './time.ts';
 
-export type ScalarType = 'string' | 'bool' | 'int32' | 'uint32' | 'timestamp';
+/**
+ * `int64` values are kept as canonical decimal strings (protojson prints them
+ * as strings, and JavaScript numbers cannot hold them); `bytes` as standard
+ * padded base64; `duration` (google.protobuf.Duration) as protojson prints it.
+ */
+export type ScalarType = 'string' | 'bool' | 'int32' | 'uint32' | 'int64' | 'bytes' | 'timestamp' | 'duration';
 
 export interface EnumDef {
   readonly name: string;
@@ -27,6 +32,8 @@ export interface FieldDef {
   readonly json: string;
   readonly type: FieldType;
   readonly card: 'single' | 'repeated' | 'map';
+  /** Map key type when it is not a string: int64 keys are checked and printed canonically. */
+  readonly key?: 'int64';
   readonly oneof?: string;
   /** proto3 `optional`: omitted from output when unset, unlike plain scalars. */
   readonly optional?: boolean;
@@ -40,6 +47,7 @@ export class ProtoJsonError extends Error {}
 interface FieldOptions {
   json?: string;
   card?: 'repeated' | 'map';
+  key?: 'int64';
   oneof?: string;
   optional?: boolean;
 }
@@ -101,6 +109,27 @@ function decodeInteger(value: unknown, unsigned: boolean, where: string): number
   return n;
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** protojson takes an int64 as a JSON number or a decimal string; it is kept as the canonical string. */
+function decodeInt64(value: unknown, where: string): string {
+  const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
+  if (typeof text === 'string' && /^-?\d+$/.test(text)) {
+    const n = BigInt(text);
+    if (n >= INT64_MIN && n <= INT64_MAX) return n.toString();
+  }
+  throw new ProtoJsonError(`invalid value for int64 field ${where}: ${JSON.stringify(value)}`);
+}
+
+/** protojson accepts standard or URL-safe base64, padded or not, and prints standard padded base64. */
+function decodeBytes(value: unknown, where: string): string {
+  if (typeof value === 'string' && /^[A-Za-z0-9+/_-]*={0,2}$/.test(value) && value.replace(/=+$/, '').length % 4 !== 1) {
+    return Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('base64');
+  }
+  throw new ProtoJsonError(`invalid value for bytes field ${where}: ${JSON.stringify(value)}`);
+}
+
 function decodeEnum(def: EnumDef, value: unknown, where: string): string | number {
   if (typeof value === 'string' && value in def.values) return value;
   if (typeof value === 'number' && Number.isInteger(value)) return enumName(def, value);
@@ -120,6 +149,15 @@ function decodeSingle(type: FieldType, value: unknown, where: string): unknown {
     case 'int32':
     case 'uint32':
       return decodeInteger(value, type === 'uint32', where);
+    case 'int64':
+      return decodeInt64(value, where);
+    case 'bytes':
+      return decodeBytes(value, where);
+    case 'duration': {
+      const canonical = typeof value === 'string' ? canonicalDuration(value) : undefined;
+      if (canonical === undefined) throw new ProtoJsonError(`invalid google.protobuf.Duration value for ${where}: ${JSON.stringify(value)}`);
+      return canonical;
+    }
     case 'timestamp': {
       const parsed = typeof value === 'string' ? parseTimestamp(value) : undefined;
       if (!parsed) throw new ProtoJsonError(`invalid google.protobuf.Timestamp value for ${where}: ${JSON.stringify(value)}`);
@@ -135,7 +173,9 @@ function decodeField(f: FieldDef, value: unknown, where: string): unknown {
   }
   if (f.card === 'map') {
     if (!isPlainObject(value)) throw new ProtoJsonError(`invalid value for map field ${where}: expected object`);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeSingle(f.type, v, `${where}[${k}]`)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [f.key === 'int64' ? decodeInt64(k, `${where} key`) : k, decodeSingle(f.type, v, `${where}[${k}]`)]),
+    );
   }
   return decodeSingle(f.type, value, where);
 }
@@ -232,9 +272,19 @@ export function decodeQuery(def: MessageDef, params: URLSearchParams): Message {
 function zeroValue(f: FieldDef): unknown {
   if (f.card === 'repeated') return [];
   if (f.card === 'map') return {};
-  if (isMessageDef(f.type) || f.type === 'timestamp') return null;
+  if (isMessageDef(f.type) || f.type === 'timestamp' || f.type === 'duration') return null;
   if (isEnumDef(f.type)) return zeroEnum(f.type);
-  return f.type === 'string' ? '' : f.type === 'bool' ? false : 0;
+  switch (f.type) {
+    case 'string':
+    case 'bytes':
+      return '';
+    case 'bool':
+      return false;
+    case 'int64':
+      return '0';
+    default:
+      return 0;
+  }
 }
 
 function renderSingle(type: FieldType, value: unknown): unknown {

@@ -1,7 +1,9 @@
 /**
- * grpc-gateway path matching, reduced to the two template shapes v1 uses here:
- * a literal path, and a literal prefix followed by one `{x=**}` variable that
- * swallows slashes and may match zero segments (api-surface.md §0.2). Kept
+ * grpc-gateway path matching, reduced to the three template shapes v1 uses
+ * here: a literal path; a literal prefix followed by one `{x=**}` variable that
+ * swallows slashes and may match zero segments (api-surface.md §0.2); and such
+ * a variable followed by one literal segment (`advisories/{parent_id=**}/events`),
+ * where the literal is matched from the end, as grpc-gateway does. Kept
  * apart from fastify's router because grpc-gateway's rules differ: the
  * last-declared route wins an ambiguity, and a path that only other methods
  * serve is 405, not 404.
@@ -21,6 +23,8 @@ export interface Route<I = unknown> {
   path: string;
   /** Serves `path` and `path/<anything>` as one `{x=**}` variable. */
   capture?: boolean;
+  /** With `capture`: a literal last segment after the variable (`path/<anything>/suffix`, or `path/suffix`). */
+  suffix?: string;
   /** Gateway-side work (body and query decoding); its errors precede authentication. */
   decode(request: RawRequest): I;
   /** Server-side work, run only for an authenticated caller. */
@@ -29,10 +33,21 @@ export interface Route<I = unknown> {
 
 export type Match = { route: Route; capture: string } | 'method-not-allowed' | 'not-found';
 
+function rawCapture(route: Route, path: string): string | undefined {
+  if (!route.suffix) {
+    if (path === route.path) return '';
+    return route.capture && path.startsWith(`${route.path}/`) ? path.slice(route.path.length + 1) : undefined;
+  }
+  const tail = `/${route.suffix}`;
+  if (path.length < route.path.length + tail.length || !path.startsWith(route.path) || !path.endsWith(tail)) return undefined;
+  const middle = path.slice(route.path.length, path.length - tail.length);
+  if (middle === '') return '';
+  return middle.startsWith('/') ? middle.slice(1) : undefined;
+}
+
 function captureOf(route: Route, path: string): string | undefined {
-  if (path === route.path) return '';
-  if (!route.capture || !path.startsWith(`${route.path}/`)) return undefined;
-  const raw = path.slice(route.path.length + 1);
+  const raw = rawCapture(route, path);
+  if (raw === undefined) return undefined;
   try {
     return decodeURIComponent(raw);
   } catch {

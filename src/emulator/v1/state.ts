@@ -9,9 +9,15 @@ import { newChildUid, newRootUid, parentOf } from '../../uidp.ts';
 import { MANAGED_ROLES, V1_CAPABILITY_NAMES } from './capabilities.ts';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.ts';
 import { CATALOG_TIER, ORG_KIND, ORG_STATUS, SERVICE_PRINCIPAL } from './messages.ts';
-import type { EnumDef } from './protojson.ts';
 import { select, type ListFilter } from './query.ts';
-import { formatMicros, formatTimestamp, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
+import { canonicalTimestamp, copy, enumValue, existing, hasChildOf, NameIndex, requireName, store, type EnumInput, type StoreContext } from './records.ts';
+import { AccountAssociationsStore, type AccountAssociationsFields, type AccountAssociationsFilter, type V1AccountAssociations } from './stores/account-associations.ts';
+import { AdvisoryStore, type AdvisoryEventFields, type AdvisoryFields, type V1Advisory, type V1AdvisoryEvent } from './stores/advisories.ts';
+import type { AdvisoryFilter, AdvisoryPage } from './stores/advisory-list.ts';
+import { GroupInviteStore, type GroupInviteFields, type GroupInviteFilter, type V1GroupInvite, type V1StoredGroupInvite } from './stores/group-invites.ts';
+import { IdentityProviderStore, type IdentityProviderFields, type V1IdentityProvider } from './stores/identity-providers.ts';
+import { TagStore, type TagFields, type TagFilter, type V1Tag } from './stores/tags.ts';
+import { formatMicros, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
 
 // ---------------------------------------------------------------- records (v1 JSON names)
 
@@ -129,9 +135,6 @@ export interface V1BindingRow {
 
 // ---------------------------------------------------------------- inputs
 
-/** Enum-typed inputs accept a name or, as protojson does, a number. */
-type EnumInput = string | number;
-
 export interface GroupFields {
   name: string;
   description?: string;
@@ -184,43 +187,7 @@ export interface StateOptions {
 
 const STATIC_MAX_LIFETIME_SECONDS = 30 * 24 * 3600;
 
-/** Inputs are copied on the way in so that freezing a stored record never freezes a caller's object. */
-const copy = <T>(value: T): T => structuredClone(value);
-
-/**
- * Stored records are immutable (every write stores a new record), so reads
- * hand them out without copying: lists are hot in benchmarks, because the
- * gateway has to fetch whole v1 lists to page them.
- */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 export type BuiltinRoleIds = Readonly<Record<string, string>> & { readonly viewer: string; readonly editor: string; readonly owner: string };
-
-function requireName(name: unknown, what: string): string {
-  // Decision: a nameless resource is refused, naming the field.
-  if (typeof name !== 'string' || name === '') throw invalidArgument(`${what}.name: must not be empty`);
-  return name;
-}
-
-function enumValue(def: EnumDef, value: EnumInput | undefined, where: string): string {
-  if (value === undefined) return Object.keys(def.values).find((k) => def.values[k] === 0)!;
-  const name = typeof value === 'number' ? Object.keys(def.values).find((k) => def.values[k] === value) : value;
-  if (name === undefined || !(name in def.values)) throw invalidArgument(`${where}: unknown ${def.name} value ${JSON.stringify(value)}`);
-  return name;
-}
-
-/** Timestamps are stored the way protojson prints them, whoever supplied them. */
-function canonicalTimestamp(value: string, where: string): string {
-  const at = parseTimestamp(value);
-  if (!at) throw invalidArgument(`${where}: not an RFC 3339 timestamp`);
-  return formatTimestamp(at);
-}
 
 function validRegex(pattern: string | undefined, where: string): void {
   if (pattern === undefined) return;
@@ -251,38 +218,70 @@ export class EmulatorState {
   readonly #roles = new Map<string, V1Role>();
   readonly #bindings = new Map<string, V1RoleBinding>();
   readonly #repos = new Map<string, V1Repo>();
-  /** `<parent>\n<name>` → repo id: repo names identify repos within a group (see createRepo). */
-  readonly #repoNames = new Map<string, string>();
+  /** Repo names identify repos within a group (see createRepo). */
+  readonly #repoNames = new NameIndex();
   readonly #clock: MicrosClock;
+  readonly #identityProviders: IdentityProviderStore;
+  readonly #accountAssociations: AccountAssociationsStore;
+  readonly #groupInvites: GroupInviteStore;
+  readonly #tags: TagStore;
+  readonly #advisories: AdvisoryStore;
 
   /** Managed role name → id. */
   readonly builtinRoles: BuiltinRoleIds;
 
   constructor(options: StateOptions = {}) {
     this.#clock = options.clock ?? systemClock();
+    const ctx: StoreContext = {
+      clock: () => this.#clock(),
+      now: () => this.#now(),
+      parentGroup: (parent, param) => this.#parentGroup(parent, param),
+      groupExists: (id) => this.#groups.has(id),
+      role: (id) => this.#roles.get(id),
+      identity: (id) => this.#identities.get(id),
+      repoExists: (id) => this.#repos.has(id),
+    };
+    this.#identityProviders = new IdentityProviderStore(ctx);
+    this.#accountAssociations = new AccountAssociationsStore(ctx);
+    this.#groupInvites = new GroupInviteStore(ctx);
+    this.#tags = new TagStore(ctx);
+    this.#advisories = new AdvisoryStore(ctx);
     const ids: Record<string, string> = {};
     for (const role of MANAGED_ROLES) {
       const id = managedRoleId(role.name);
       ids[role.name] = id;
-      this.#store(this.#roles, { id, ...copy(role) });
+      store(this.#roles, { id, ...copy(role) });
     }
     if (!ids.viewer || !ids.editor || !ids.owner) throw new Error('the managed role table lacks viewer, editor or owner');
     this.builtinRoles = Object.freeze(ids) as BuiltinRoleIds;
   }
 
-  #store<T extends { id: string }>(rows: Map<string, T>, record: T): T {
-    rows.set(record.id, deepFreeze(record));
-    return record;
-  }
-
   /** Sizes of each collection, for tests and benchmarks. */
-  counts(): Record<'groups' | 'identities' | 'roles' | 'roleBindings' | 'repos', number> {
+  counts(): Record<
+    | 'groups'
+    | 'identities'
+    | 'roles'
+    | 'roleBindings'
+    | 'repos'
+    | 'identityProviders'
+    | 'accountAssociations'
+    | 'groupInvites'
+    | 'tags'
+    | 'advisories'
+    | 'advisoryEvents',
+    number
+  > {
     return {
       groups: this.#groups.size,
       identities: this.#identities.size,
       roles: this.#roles.size,
       roleBindings: this.#bindings.size,
       repos: this.#repos.size,
+      identityProviders: this.#identityProviders.size,
+      accountAssociations: this.#accountAssociations.size,
+      groupInvites: this.#groupInvites.size,
+      tags: this.#tags.size,
+      ...this.#advisories.counts(),
     };
   }
 
@@ -290,16 +289,10 @@ export class EmulatorState {
     return formatMicros(this.#clock());
   }
 
-  #existing<T>(rows: Map<string, T>, id: string, what: string): T {
-    const row = rows.get(id);
-    if (!row) throw notFound(`${what} ${JSON.stringify(id)} not found`);
-    return row;
-  }
-
   /** Where a non-group resource is created: an existing group. */
   #parentGroup(parent: string, param: string): string {
     if (parent === '') throw invalidArgument(`${param}: must be the UIDP of a group`);
-    this.#existing(this.#groups, parent, 'parent group');
+    existing(this.#groups, parent, 'parent group');
     return parent;
   }
 
@@ -358,24 +351,34 @@ export class EmulatorState {
     const parentId = parent ? this.#resolveGroupParent(parent) : null;
     const id = parentId ? newChildUid(parentId) : newRootUid();
     const now = this.#now();
-    return this.#groupView(this.#store(this.#groups, { id, ...this.#groupFields(id, fields), createdAt: now, updatedAt: now }));
+    return this.#groupView(store(this.#groups, { id, ...this.#groupFields(id, fields), createdAt: now, updatedAt: now }));
   }
 
   updateGroup(id: string, fields: GroupFields): V1Group {
-    const current = this.#existing(this.#groups, id, 'group');
-    return this.#groupView(this.#store(this.#groups, { ...current, ...this.#groupFields(id, fields), updatedAt: this.#now() }));
+    const current = existing(this.#groups, id, 'group');
+    return this.#groupView(store(this.#groups, { ...current, ...this.#groupFields(id, fields), updatedAt: this.#now() }));
   }
 
   listGroups(filter: ListFilter = {}): V1Group[] {
     return select(this.#groups, filter).map((g) => this.#groupView(g));
   }
 
-  /** Decision: a group that still owns anything (sub-groups, IAM objects, repos) cannot be deleted. */
+  /**
+   * Decision: a group that still owns anything (sub-groups, IAM objects, invites,
+   * its account associations, repos, advisories — soft-deleted ones too) cannot be deleted.
+   */
   deleteGroup(id: string): void {
-    this.#existing(this.#groups, id, 'group');
+    existing(this.#groups, id, 'group');
     const collections: ReadonlyMap<string, unknown>[] = [this.#groups, this.#identities, this.#roles, this.#bindings, this.#repos];
-    if (collections.some((rows) => [...rows.keys()].some((child) => parentOf(child) === id))) {
-      throw failedPrecondition('group has child resources (groups, identities, roles, role bindings or repos); delete them first');
+    const owners = [this.#identityProviders, this.#groupInvites, this.#advisories];
+    if (
+      collections.some((rows) => hasChildOf(rows, id)) ||
+      owners.some((store) => store.hasChildOf(id)) ||
+      this.#accountAssociations.has(id)
+    ) {
+      throw failedPrecondition(
+        'group has child resources (groups, identities, roles, role bindings, identity providers, group invites, account associations, repos or advisories); delete them first',
+      );
     }
     this.#groups.delete(id);
   }
@@ -449,15 +452,15 @@ export class EmulatorState {
     const identity: V1Identity = { id, ...base, createdAt: now, updatedAt: now, lastSeen: now };
     if (fields.email !== undefined) identity.email = fields.email;
     if (fields.emailUnverified !== undefined) identity.emailUnverified = fields.emailUnverified;
-    return this.#store(this.#identities, identity);
+    return store(this.#identities, identity);
   }
 
   updateIdentity(id: string, fields: IdentityFields): V1Identity {
-    const { createdAt, lastSeen, email, emailUnverified } = this.#existing(this.#identities, id, 'identity');
+    const { createdAt, lastSeen, email, emailUnverified } = existing(this.#identities, id, 'identity');
     const identity: V1Identity = { id, ...this.#identityFields(fields), createdAt, updatedAt: this.#now(), lastSeen };
     if (email !== undefined) identity.email = email;
     if (emailUnverified !== undefined) identity.emailUnverified = emailUnverified;
-    return this.#store(this.#identities, identity);
+    return store(this.#identities, identity);
   }
 
   listIdentities(filter: ListFilter = {}): V1Identity[] {
@@ -478,7 +481,7 @@ export class EmulatorState {
 
   /** Decision: deleting an identity also deletes the role bindings that reference it. */
   deleteIdentity(id: string): void {
-    this.#existing(this.#identities, id, 'identity');
+    existing(this.#identities, id, 'identity');
     for (const binding of [...this.#bindings.values()]) if (binding.identity === id) this.#bindings.delete(binding.id);
     this.#identities.delete(id);
   }
@@ -493,19 +496,19 @@ export class EmulatorState {
   }
 
   #customRole(id: string): V1Role {
-    const role = this.#existing(this.#roles, id, 'role');
+    const role = existing(this.#roles, id, 'role');
     if (this.#isManagedRole(id)) throw permissionDenied(`role ${JSON.stringify(role.name)} is managed by Chainguard and cannot be changed`);
     return role;
   }
 
   createRole(parent: string, fields: RoleFields): V1Role {
     const id = newChildUid(this.#parentGroup(parent, 'parent_id'));
-    return this.#store(this.#roles, { id, ...this.#roleFields(fields) });
+    return store(this.#roles, { id, ...this.#roleFields(fields) });
   }
 
   updateRole(id: string, fields: RoleFields): V1Role {
     this.#customRole(id);
-    return this.#store(this.#roles, { id, ...this.#roleFields(fields) });
+    return store(this.#roles, { id, ...this.#roleFields(fields) });
   }
 
   listRoles(filter: ListFilter = {}): V1Role[] {
@@ -541,13 +544,13 @@ export class EmulatorState {
     const targets = batch.map((fields) => this.#bindingTarget(fields));
     return targets.map((target) => {
       const id = newChildUid(group);
-      return this.#store(this.#bindings, { id, ...target, group, createdAt: this.#now() });
+      return store(this.#bindings, { id, ...target, group, createdAt: this.#now() });
     });
   }
 
   updateRoleBinding(id: string, fields: RoleBindingFields): V1RoleBinding {
-    const current = this.#existing(this.#bindings, id, 'role binding');
-    return this.#store(this.#bindings, { ...current, ...this.#bindingTarget(fields) });
+    const current = existing(this.#bindings, id, 'role binding');
+    return store(this.#bindings, { ...current, ...this.#bindingTarget(fields) });
   }
 
   /** List rows hydrate the group and role and copy the identity's email and claimMatch issuer/subject. */
@@ -570,7 +573,7 @@ export class EmulatorState {
 
   /** Decision: deleting a missing binding is NOT_FOUND (v1 says nothing; v2 calls its delete idempotent). */
   deleteRoleBinding(id: string): void {
-    this.#existing(this.#bindings, id, 'role binding');
+    existing(this.#bindings, id, 'role binding');
     this.#bindings.delete(id);
   }
 
@@ -597,15 +600,13 @@ export class EmulatorState {
   }
 
   #repoNamed(parent: string, name: string): V1Repo | undefined {
-    const id = this.#repoNames.get(`${parent}\n${name}`);
+    const id = this.#repoNames.get(parent, name);
     return id === undefined ? undefined : this.#repos.get(id);
   }
 
   #storeRepo(repo: V1Repo): V1Repo {
-    const previous = this.#repos.get(repo.id);
-    if (previous) this.#repoNames.delete(`${parentOf(previous.id)}\n${previous.name}`);
-    this.#repoNames.set(`${parentOf(repo.id)}\n${repo.name}`, repo.id);
-    return this.#store(this.#repos, repo);
+    this.#repoNames.set(repo, this.#repos.get(repo.id));
+    return store(this.#repos, repo);
   }
 
   /**
@@ -623,7 +624,7 @@ export class EmulatorState {
 
   /** Decision: renaming onto another repo's name in the same group is ALREADY_EXISTS (names identify repos, see createRepo). */
   updateRepo(id: string, fields: RepoFields): V1Repo {
-    const { createTime } = this.#existing(this.#repos, id, 'repo');
+    const { createTime } = existing(this.#repos, id, 'repo');
     const values = this.#repoFields(fields);
     const clash = this.#repoNamed(parentOf(id), values.name);
     if (clash && clash.id !== id) throw alreadyExists(`repo ${JSON.stringify(values.name)} already exists`);
@@ -634,9 +635,116 @@ export class EmulatorState {
     return select(this.#repos, filter);
   }
 
+  /** Decision: like a group, a repo that still has tags cannot be deleted (9); delete the tags first. */
   deleteRepo(id: string): void {
-    const repo = this.#existing(this.#repos, id, 'repo');
-    this.#repoNames.delete(`${parentOf(id)}\n${repo.name}`);
+    const repo = existing(this.#repos, id, 'repo');
+    if (this.#tags.hasChildOf(id)) throw failedPrecondition('repo still has tags; delete them first');
+    this.#repoNames.delete(repo);
     this.#repos.delete(id);
+  }
+
+  // ------------------------------------------------------------ identity providers (stores/identity-providers.ts)
+
+  createIdentityProvider(parent: string, fields: IdentityProviderFields): V1IdentityProvider {
+    return this.#identityProviders.create(parent, fields);
+  }
+
+  updateIdentityProvider(id: string, fields: IdentityProviderFields): V1IdentityProvider {
+    return this.#identityProviders.update(id, fields);
+  }
+
+  listIdentityProviders(filter: ListFilter = {}): V1IdentityProvider[] {
+    return this.#identityProviders.list(filter);
+  }
+
+  deleteIdentityProvider(id: string): void {
+    this.#identityProviders.delete(id);
+  }
+
+  // ------------------------------------------------------------ account associations (stores/account-associations.ts)
+
+  createAccountAssociations(group: string, fields: AccountAssociationsFields): V1AccountAssociations {
+    return this.#accountAssociations.create(group, fields);
+  }
+
+  updateAccountAssociations(group: string, fields: AccountAssociationsFields): V1AccountAssociations {
+    return this.#accountAssociations.update(group, fields);
+  }
+
+  listAccountAssociations(filter: AccountAssociationsFilter = {}): V1AccountAssociations[] {
+    return this.#accountAssociations.list(filter);
+  }
+
+  deleteAccountAssociations(group: string): void {
+    this.#accountAssociations.delete(group);
+  }
+
+  // ------------------------------------------------------------ group invites (stores/group-invites.ts)
+
+  /** The only place the invite's `code` is ever seen. */
+  createGroupInvite(group: string, fields: GroupInviteFields): V1GroupInvite {
+    return this.#groupInvites.create(group, fields);
+  }
+
+  listGroupInvites(filter: GroupInviteFilter = {}): V1StoredGroupInvite[] {
+    return this.#groupInvites.list(filter);
+  }
+
+  deleteGroupInvite(id: string): void {
+    this.#groupInvites.delete(id);
+  }
+
+  // ------------------------------------------------------------ tags (stores/tags.ts)
+
+  createTag(repo: string, fields: TagFields): V1Tag {
+    return this.#tags.create(repo, fields);
+  }
+
+  updateTag(id: string, fields: TagFields): V1Tag {
+    return this.#tags.update(id, fields);
+  }
+
+  listTags(filter: TagFilter = {}): V1Tag[] {
+    return this.#tags.list(filter);
+  }
+
+  deleteTag(id: string): void {
+    this.#tags.delete(id);
+  }
+
+  // ------------------------------------------------------------ advisories (stores/advisories.ts)
+
+  createAdvisory(parent: string, fields: AdvisoryFields): V1Advisory {
+    return this.#advisories.create(parent, fields);
+  }
+
+  updateAdvisory(id: string, fields: AdvisoryFields): V1Advisory {
+    return this.#advisories.update(id, fields);
+  }
+
+  /** One page, with v1's paging and ordering (stores/advisory-list.ts). */
+  listAdvisories(filter: AdvisoryFilter = {}): AdvisoryPage {
+    return this.#advisories.list(filter);
+  }
+
+  deleteAdvisory(id: string): void {
+    this.#advisories.delete(id);
+  }
+
+  createAdvisoryEvent(advisory: string, fields: AdvisoryEventFields): V1AdvisoryEvent {
+    return this.#advisories.createEvent(advisory, fields);
+  }
+
+  listAdvisoryEvents(scope: string): V1AdvisoryEvent[] {
+    return this.#advisories.listEvents(scope);
+  }
+
+  updateAdvisoryEvent(id: string, fields: AdvisoryEventFields): V1AdvisoryEvent {
+    return this.#advisories.updateEvent(id, fields);
+  }
+
+  /** For the advisories `origin` filter: the emulator has no package index of its own. */
+  registerSubpackages(origin: string, subpackages: readonly string[]): void {
+    this.#advisories.registerSubpackages(origin, subpackages);
   }
 }

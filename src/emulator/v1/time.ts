@@ -30,12 +30,15 @@ export function instantFromMicros(micros: number): Instant {
   return { seconds, nanos: (micros - seconds * 1e6) * 1000 };
 }
 
-export function formatTimestamp({ seconds, nanos }: Instant): string {
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-  if (nanos === 0) return `${base}Z`;
+/** protojson's fractional seconds: none, or 3, 6 or 9 digits, whichever is shortest and exact. */
+function fraction(nanos: number): string {
+  if (nanos === 0) return '';
   const digits = String(nanos).padStart(9, '0');
-  const fraction = nanos % 1e6 === 0 ? digits.slice(0, 3) : nanos % 1e3 === 0 ? digits.slice(0, 6) : digits;
-  return `${base}.${fraction}Z`;
+  return `.${nanos % 1e6 === 0 ? digits.slice(0, 3) : nanos % 1e3 === 0 ? digits.slice(0, 6) : digits}`;
+}
+
+export function formatTimestamp({ seconds, nanos }: Instant): string {
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}${fraction(nanos)}Z`;
 }
 
 export function formatMicros(micros: number): string {
@@ -64,4 +67,45 @@ export function parseTimestamp(text: string): Instant | undefined {
   // protojson's valid range is years 0001 through 9999 in UTC.
   if (seconds < -62135596800 || seconds > 253402300799) return undefined;
   return { seconds, nanos: Number(frac.padEnd(9, '0')) };
+}
+
+/** Orders two protojson timestamps by instant (their text does not sort: "…40Z" vs "…40.5Z"). */
+export function compareTimestamps(a: string, b: string): number {
+  const x = parseTimestamp(a);
+  const y = parseTimestamp(b);
+  if (!x || !y) throw new Error(`not a timestamp: ${x ? b : a}`);
+  return x.seconds - y.seconds || x.nanos - y.nanos;
+}
+
+export function microsOf(text: string): number {
+  const at = parseTimestamp(text);
+  if (!at) throw new Error(`not a timestamp: ${text}`);
+  return at.seconds * 1e6 + Math.floor(at.nanos / 1e3);
+}
+
+// ---------------------------------------------------------------- google.protobuf.Duration
+
+/** protojson's Duration range: ±10,000 years in seconds. */
+const MAX_DURATION_SECONDS = 315_576_000_000;
+
+const DURATION = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/;
+
+/** A Duration as protojson prints it ("3600s", "1.500s", "-0.000000001s"); undefined when invalid. */
+export function canonicalDuration(text: string): string | undefined {
+  const m = DURATION.exec(text);
+  if (!m) return undefined;
+  const [, minus = '', whole, frac = ''] = m;
+  const seconds = Number(whole);
+  if (seconds > MAX_DURATION_SECONDS) return undefined;
+  const nanos = Number(frac.padEnd(9, '0'));
+  return seconds === 0 && nanos === 0 ? '0s' : `${minus}${seconds}${fraction(nanos)}s`;
+}
+
+/** Microseconds in a canonical Duration (sub-microsecond digits dropped, as PostgreSQL would). */
+export function durationMicros(canonical: string): number {
+  const m = DURATION.exec(canonical);
+  if (!m) throw new Error(`not a duration: ${canonical}`);
+  const [, minus, whole, frac = ''] = m;
+  const micros = Number(whole) * 1e6 + Math.floor(Number(frac.padEnd(9, '0')) / 1e3);
+  return minus ? -micros : micros;
 }
