@@ -13,6 +13,7 @@ import { installErrorHandling } from './http/errors.ts';
 import { cachedCheck, registerHealth } from './http/health.ts';
 import { v2Routes } from './http/routes.ts';
 import { createLogger } from './log.ts';
+import { v1PassThrough } from './passthrough/plugin.ts';
 import { V1Client } from './v1/client.ts';
 import { MAPPINGS } from '../mappings/index.ts';
 
@@ -67,6 +68,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   installErrorHandling(app);
   registerHealth(app, cachedCheck(() => v1.reachable(), 1000));
   await app.register(v2Routes, { mappings: registry.all(), backend, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
+  await app.register(v1PassThrough, { v1Url: config.v1Url, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', () => v1.close());
   return app;
 }

@@ -1,0 +1,70 @@
+/**
+ * The v1 pass-through: `/iam/v1/…`, `/registry/v1/…`, `/vulnerabilities/v1/…`
+ * and `/advisory/v1/…` go to the v1 backend as sent, streamed both ways, so
+ * one sidecar carries a client's v1 and v2 traffic side by side.
+ *
+ * An encapsulated Fastify plugin, so that what it changes stays here: its
+ * content-type parser hands the raw request stream on (the gateway's own one
+ * reads and JSON-parses the body, under bodyLimit), and the v2 routes' bearer
+ * check does not apply (v1 judges the Authorization header itself).
+ * @fastify/reply-from does the forwarding, on an undici pool of its own.
+ */
+import replyFrom from '@fastify/reply-from';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Pool } from 'undici';
+import { invalidField } from '../aip/errors.ts';
+import { passThroughFailure } from './failures.ts';
+import { requestHeadersForV1, responseHeadersForClient } from './headers.ts';
+import { rawPath, unforwardablePath, V1_SERVICES } from './path.ts';
+
+export interface PassThroughOptions {
+  v1Url: string;
+  /** Longest wait for v1's response headers, and for each chunk of its body after them. */
+  timeoutMs: number;
+}
+
+/** Methods Fastify never hands a body to a parser for; reply-from cannot forward one either. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export async function v1PassThrough(app: FastifyInstance, options: PassThroughOptions): Promise<void> {
+  const origin = new URL(options.v1Url).origin;
+  // Not the v2 engine's pool: a long streamed upload holds its connection for as long as it
+  // lasts and must not queue v2 calls behind it, and that pool retries reads, which a
+  // pass-through must not do (the client decides; a request body can be sent only once).
+  const pool = new Pool(origin, {
+    connections: 128,
+    keepAliveTimeout: 10_000,
+    connectTimeout: options.timeoutMs,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  app.addHook('onClose', () => pool.close());
+
+  // reply-from accepts any object with undici's `request`; its types name its own undici copy.
+  await app.register(replyFrom, { base: origin, undici: pool as never, disableRequestLogging: true });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = rawPath(request.raw.url ?? '/');
+    const problem = unforwardablePath(path);
+    if (problem) throw invalidField('path', `${problem}; it cannot be forwarded to v1 unchanged`);
+    if (BODYLESS.has(request.method) && hasBody(request)) {
+      throw invalidField('body', `a ${request.method} request cannot carry a body through the v1 pass-through`);
+    }
+    return reply.from(path, {
+      rewriteRequestHeaders: (_request, headers) => requestHeadersForV1(headers),
+      rewriteHeaders: (headers) => responseHeadersForClient(headers),
+      // reply-from retries GETs that v1 answers 503, up to ten times by default; v1's answer is the client's.
+      retryDelay: () => null,
+      onError: (failed, { error }) => failed.send(passThroughFailure(error, request, options.timeoutMs)),
+    });
+  };
+  for (const service of V1_SERVICES) app.all(`/${service}/v1/*`, forward);
+}
