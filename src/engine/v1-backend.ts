@@ -290,7 +290,7 @@ export class V1Backend implements Backend {
       row = await this.#fetchRow(mapping, String(written[v1UidKey(mapping)] ?? ''), ctx);
       for (const key of mapping.v1.createAnswerOnly ?? []) if (written[key] !== undefined) row = { ...row, [key]: written[key] };
     }
-    return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+    return (await this.#renderHydrated(mapping, [row], ctx, await this.#times.forRows(mapping, [row], v1UidKey(mapping))))[0]!;
   }
 
   /** Rows by id in one v1 call per chunk (the ids filter), or one call per id when v1 has no such filter. */
