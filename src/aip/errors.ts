@@ -128,6 +128,6 @@ export function toAipBody(error: ApiError, domain: string): AipErrorBody {
 
 /** The service domain for a request path: its first segment names the service. */
 export function domainForPath(path: string): string {
-  const service = /^\/(iam|registry|vulnerabilities)(?:\/|$)/.exec(path)?.[1] ?? 'iam';
+  const service = /^\/(iam|registry|vulnerabilities|advisory)(?:\/|$)/.exec(path)?.[1] ?? 'iam';
   return `${service}.chainguard.dev`;
 }

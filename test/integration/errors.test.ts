@@ -55,6 +55,14 @@ describe('bad input', () => {
     expect(stack.emulator.state.listGroups({ id: org })).toHaveLength(1);
   });
 
+  it('a malformed %-escape in the URL → INVALID_ARGUMENT in AIP-193 form, on v2 and pass-through paths alike', async () => {
+    for (const path of ['/iam/v2beta1/groups/%zz', '/iam/v1/groups/%zz']) {
+      const reply = await stack.client.get(path);
+      expect(reply.status).toBe(400);
+      expect(aip(reply).byType.ErrorInfo.reason).toBe('INVALID_ARGUMENT');
+    }
+  });
+
   it('registry paths carry the registry domain', async () => {
     const reply = await stack.client.get('/registry/v2beta1/repos/not-a-uidp');
     expect(aip(reply).byType.ErrorInfo.domain).toBe('registry.chainguard.dev');
