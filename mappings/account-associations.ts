@@ -54,4 +54,8 @@ export default defineResource({
     github: z.object({ appInstallations: z.record(z.string().regex(/^\d+$/, 'keys must be GitHub app ids'), z.unknown()).optional() }).optional().nullable(),
   }),
   delete: { idempotent: true },
+  native: {
+    // The uid is the group's own UIDP: one association per group.
+    uid: 'parent',
+  },
 });

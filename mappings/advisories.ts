@@ -129,4 +129,14 @@ export default defineResource({
     query: { op: 'contains', anyOf: ['artifactName', 'componentName', 'aliases'] },
   },
   orderBy: { fields: ['uid', 'createTime', 'updateTime', 'deleteTime'], aliases: { ...TIMESTAMP_ALIASES, deleted_at: 'deleteTime' }, default: 'uid asc' },
+  native: {
+    // What v1 applied, over the stored advisory and its events; origin, event_types and latest_event_type are not served natively yet.
+    filters: {
+      aliases: { path: 'aliases', match: 'any' },
+      event_review_states: { path: 'events.reviewState', match: 'any' },
+      event_authors: { path: 'events.author', match: 'any' },
+      exclude_event_authors: { path: 'events.author', match: 'none' },
+      event_reviewers: { path: 'events.reviewer', match: 'any' },
+    },
+  },
 });

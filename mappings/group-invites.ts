@@ -60,4 +60,17 @@ export default defineResource({
     singleUse: z.boolean().optional(),
   }),
   delete: { idempotent: true },
+  native: {
+    requires: { roleUid: 'roles' },
+    // v2: "may be absent if the referenced role has been deleted".
+    references: {
+      role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description', capabilities: 'capabilities' } },
+    },
+    generated: {
+      expirationTime: { kind: 'expiry', after: 'ttl' },
+      keyId: { kind: 'random', bytes: 16, encoding: 'hex' },
+      // Shown once, in the create response; never stored.
+      code: { kind: 'random', bytes: 24, encoding: 'base64url', once: true },
+    },
+  },
 });

@@ -43,4 +43,11 @@ export default defineResource({
     kind: z.enum(v2Names(ORG_KIND)).optional(),
   }),
   delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos'] },
+  native: {
+    // v2: sub-groups inherit their organisation's kind and status; the organisation's own row holds them.
+    references: {
+      kind: { kind: 'groups', by: '@root', pick: 'kind' },
+      status: { kind: 'groups', by: '@root', pick: 'status' },
+    },
+  },
 });

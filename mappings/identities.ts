@@ -118,4 +118,17 @@ export default defineResource({
     (value) => RELATIONSHIPS.filter((r) => value[r] !== undefined && value[r] !== null).length === 1,
     { message: `exactly one of ${RELATIONSHIPS.join(', ')} must be set`, path: ['claimMatch'] },
   ),
+  native: {
+    // v1 sets lastSeen on create; v2 calls it "set on create".
+    generated: { lastSeenTime: { kind: 'now' } },
+    // The literal issuer and subject of a claim match or static keys, as v1's lookup matches them.
+    lookup: {
+      match: [
+        { issuer: 'claimMatch.issuer', subject: 'claimMatch.subject' },
+        { issuer: 'staticKeys.issuer', subject: 'staticKeys.subject' },
+      ],
+    },
+    // As in v1, an identity's role bindings go with it.
+    delete: { cascade: [{ kind: 'roleBindings', field: 'identityUid' }] },
+  },
 });

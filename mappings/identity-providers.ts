@@ -79,4 +79,8 @@ export default defineResource({
     }, { error: (issue) => (issue.input === undefined || issue.input === null ? 'is required: oidc is the only configuration' : 'must be an object') }),
   }),
   delete: { idempotent: false },
+  native: {
+    // The default role is a role-binding promise, so it must name a role.
+    requires: { defaultRole: 'roles' },
+  },
 });

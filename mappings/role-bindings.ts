@@ -64,4 +64,17 @@ export default defineResource({
     batchCreate: { verb: 'batchCreate', max: 25, inherit: 'roleUid', v1Collection: 'rolebindings/batch' },
   },
   delete: { idempotent: true },
+  native: {
+    requires: { identityUid: 'identities', roleUid: 'roles' },
+    // Hydrated at read time, so a renamed identity, group or role shows its new name.
+    references: {
+      identity: {
+        kind: 'identities',
+        by: 'identityUid',
+        pick: { uid: 'uid', name: 'name', description: 'description', subject: 'claimMatch.subject', issuer: 'claimMatch.issuer', email: 'email' },
+      },
+      group: { kind: 'groups', by: '@parent', pick: { uid: 'uid', name: 'name', description: 'description' } },
+      role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description' } },
+    },
+  },
 });

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { defineResource } from '../src/engine/mapping.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { CAPABILITY, v2Names } from './enums.ts';
+import { BUILTIN_ROLES } from './builtin-roles.ts';
+import { deterministicRootUid } from '../src/uidp.ts';
 
 export default defineResource({
   name: 'roles',
@@ -34,4 +36,13 @@ export default defineResource({
     capabilities: z.array(z.enum(v2Names(CAPABILITY), { error: 'must be capability enum names such as CAP_IAM_GROUPS_LIST' }), { error: 'is required' })
       .min(1, 'must hold at least one capability'),
   }),
+  native: {
+    // The managed roles, at the root with flat uids every replica derives alike; read-only to clients.
+    seed: BUILTIN_ROLES.map((role) => ({
+      uid: deterministicRootUid('builtin-role', role.name),
+      body: { name: role.name, description: role.description, capabilities: role.capabilities },
+    })),
+    // v2: DeleteRole fails while the role is bound.
+    delete: { refuseWhileReferencedBy: [{ kind: 'roleBindings', field: 'roleUid' }] },
+  },
 });

@@ -33,4 +33,13 @@ export default defineResource({
     include_epochs: { op: 'flag', v1: 'excludeEpochs', v1Inverted: true },
   },
   orderBy: { fields: ['uid', 'name', 'updateTime'], aliases: { updated_at: 'updateTime', last_updated: 'updateTime' }, default: 'uid asc' },
+  native: {
+    parentKind: 'repos',
+    // The tag name forms each switch shows (tags.proto): off, its default, hides them.
+    flags: {
+      include_referrers: { field: 'name', pattern: '^sha256-' },
+      include_dates: { field: 'name', pattern: '-20[0-9]{6}$' },
+      include_epochs: { field: 'name', pattern: '-r[0-9]+$' },
+    },
+  },
 });

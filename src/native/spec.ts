@@ -26,11 +26,6 @@ export interface NativeReference {
    * them). Missing referenced rows render the field's zero value.
    */
   readonly pick: string | Readonly<Record<string, string>>;
-  /**
-   * Writes that set `by` to a uid naming no row of `kind` are INVALID_ARGUMENT
-   * on that field (e.g. a role binding to an identity that does not exist).
-   */
-  readonly mustExist?: boolean;
 }
 
 /** An output field the service assigns when the resource is created. */
@@ -82,6 +77,17 @@ export interface NativeFlag {
   readonly pattern: string;
 }
 
+/**
+ * What a filter only v1 could judge (no `field` in its FilterSpec) selects in
+ * native mode: the values at `path` (through lists: `events.author` reads
+ * every event's author), compared with the filter's value(s). `any`: some
+ * value is among them; `none`: no value is.
+ */
+export interface NativeFilter {
+  readonly path: string;
+  readonly match: 'any' | 'none';
+}
+
 export interface NativeSpec {
   /**
    * Where a new resource's uid comes from. `child` (default): a new segment
@@ -91,6 +97,12 @@ export interface NativeSpec {
   readonly uid?: 'child' | 'parent';
   /** The kind a create's parent must be a row of; default `groups`. */
   readonly parentKind?: string;
+  /**
+   * Fields holding the uid of a row of another kind, which must exist when a
+   * create or update sets them (else INVALID_ARGUMENT on the field): field
+   * path → kind, e.g. a role binding's `identityUid` → `identities`.
+   */
+  readonly requires?: Readonly<Record<string, string>>;
   /** Output fields filled at read time from other rows, by top-level v2 field. */
   readonly references?: Readonly<Record<string, NativeReference>>;
   /** Output fields assigned on create, by top-level v2 field. */
@@ -104,6 +116,8 @@ export interface NativeSpec {
   readonly lookup?: NativeLookup;
   /** The rows each `flag` filter of the mapping governs, by filter name. */
   readonly flags?: Readonly<Record<string, NativeFlag>>;
+  /** Filters without a v2 field (v1 applied them), by filter name; undeclared ones are UNIMPLEMENTED in native mode. */
+  readonly filters?: Readonly<Record<string, NativeFilter>>;
   /** Rows seeded at start (idempotently; changed seed data replaces the stored row). */
   readonly seed?: readonly NativeSeedRow[];
 }
