@@ -227,7 +227,7 @@ export class V1Backend implements Backend {
       return toV1(mapping.fields, value);
     });
     // v1's batch endpoint is one call, so the batch is as atomic as v1 makes it.
-    const answer = await this.#v1.call<{ roleBindings?: unknown; items?: unknown }>({
+    const answer = await this.#v1.call<Json>({
       method: 'POST', path: joinPath(`/${mapping.service}/v1/${method.v1Collection}`, batch.parent), body: v1Items, authorization: ctx.authorization,
     }, ctx.counter);
     const uidKey = v1UidKey(mapping);
