@@ -1,0 +1,381 @@
+/**
+ * v2beta1 served from the gateway's own store, for any mapping: the same
+ * request parsing, validation, page tokens and error forms as translate mode,
+ * with the store doing what v1 did (and what v1 could not: keyset pages in
+ * SQL, counts, timestamps). Resource-specific behaviour comes from the
+ * mappings' field specs and `native` blocks; this file names no resource.
+ */
+import { ApiError, failedPrecondition, invalidArgument, invalidField, notFound } from '../aip/errors.ts';
+import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
+import { parseListParams, singleParam, type RawQuery } from '../aip/list-request.ts';
+import { spellings } from '../aip/names.ts';
+import { windowRows } from '../aip/list-window.ts';
+import { formatOrderBy, parseOrderBy } from '../aip/order-by.ts';
+import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
+import type { Backend, RequestContext } from '../engine/backend.ts';
+import { KeyedMutex } from '../engine/keyed-mutex.ts';
+import { parseFilters } from '../engine/list-query.ts';
+import type { ResourceMapping } from '../engine/mapping.ts';
+import type { MappingRegistry } from '../engine/registry.ts';
+import { readBody, validationScope, type Json } from '../engine/shape.ts';
+import { validate } from '../engine/validate.ts';
+import { Code } from '../rpc-status.ts';
+import {
+  StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
+} from '../store/types.ts';
+import { deterministicRootUid, isInRoot, isUidp, newChildUid, newRootUid, parentOf } from '../uidp.ts';
+import { parseBatch } from './batch.ts';
+import { normalize } from './document.ts';
+import { generate } from './generated.ts';
+import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';
+import { hydrateReferences, requireReferenced } from './references.ts';
+import { applyUpdate } from './update.ts';
+
+export interface NativeBackendOptions {
+  store: Store;
+  registry: MappingRegistry;
+  tokens: PageTokenCodec;
+  /** Clock for creation and update times (tests pin it). */
+  now?: () => number;
+}
+
+/** Rows a cascade deletes per store query. */
+const CASCADE_CHUNK = 500;
+/** Rows per store query when a list must read every matching row. */
+const SCAN_CHUNK = 1000;
+
+export class NativeBackend implements Backend {
+  readonly #store: Store;
+  readonly #registry: MappingRegistry;
+  readonly #tokens: PageTokenCodec;
+  readonly #now: () => number;
+  /** Serialises read-modify-writes of one resource within this process. */
+  readonly #writes = new KeyedMutex();
+  /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
+  readonly #seeded = new Set<string>();
+
+  constructor(options: NativeBackendOptions) {
+    this.#store = options.store;
+    this.#registry = options.registry;
+    this.#tokens = options.tokens;
+    this.#now = options.now ?? Date.now;
+    for (const mapping of this.#registry.all()) {
+      checkQueryable(mapping);
+      for (const reference of Object.values(mapping.native?.references ?? {})) this.#registry.get(reference.kind);
+      for (const kind of Object.values(mapping.native?.requires ?? {})) this.#registry.get(kind);
+      for (const referrer of [...(mapping.native?.delete?.cascade ?? []), ...(mapping.native?.delete?.refuseWhileReferencedBy ?? [])]) {
+        this.#registry.get(referrer.kind);
+      }
+      for (const row of mapping.native?.seed ?? []) this.#seeded.add(`${mapping.name}\0${row.uid}`);
+    }
+  }
+
+  /**
+   * Puts the seed rows in place. Idempotent, and safe with several replicas
+   * starting at once: a row another replica inserted first is left to it; a
+   * row whose seed data changed since it was stored is replaced.
+   */
+  async seed(): Promise<void> {
+    const resources = this.#store.resources;
+    for (const mapping of this.#registry.all()) {
+      for (const seed of mapping.native?.seed ?? []) {
+        const stored = await resources.get(mapping.name, seed.uid);
+        const time = stored?.createTime ?? this.#isoNow();
+        const body = this.#document(mapping, seed.uid, normalize(mapping.fields, seed.body, { keepOutputOnly: false }), time, stored?.updateTime ?? time);
+        if (!stored) {
+          try {
+            await resources.insert({ kind: mapping.name, uid: seed.uid, parent: '', body, createTime: time, updateTime: time });
+          } catch (error) {
+            if (!(error instanceof StoreConflictError)) throw error;
+          }
+        } else if (JSON.stringify(stored.body) !== JSON.stringify(body)) {
+          const now = this.#isoNow();
+          await resources.replace(mapping.name, seed.uid, this.#document(mapping, seed.uid, body, stored.createTime, now), now);
+        }
+      }
+    }
+  }
+
+  async list(mapping: ResourceMapping, query: RawQuery, _ctx: RequestContext): Promise<Json> {
+    const params = parseListParams(query);
+    const filters = parseFilters(mapping, query);
+    const order = parseOrderBy(params.orderBy, mapping.orderBy);
+    const fingerprint = queryFingerprint({ resource: mapping.name, filters: filters.canonical, order: formatOrderBy(order) });
+    const cursor = params.pageToken ? this.#tokens.open(params.pageToken, fingerprint) : undefined;
+
+    const plan = planFilters(mapping, filters.canonical);
+    const stored = storeOrder(mapping, order);
+    const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
+    const window = { kind: mapping.name, filters: plan.store, order: stored, skip: params.skip, limit: params.pageSize, ...(after ? { after } : {}) };
+    const result = plan.residual ? await this.#listFiltered(window, plan.residual) : await this.#store.resources.list(window);
+    const skipped = (cursor?.skipped ?? 0) + params.skip;
+
+    const body: Json = { [mapping.name]: await this.#render(mapping, result.rows) };
+    const last = result.rows[result.rows.length - 1];
+    if (result.more && last) body.nextPageToken = this.#tokens.seal(fingerprint, { after: cursorAfter(last, stored), skipped });
+    body.totalCount = String(result.total);
+    body.skipped = skipped;
+    return body;
+  }
+
+  async get(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
+    requireUidp('uid', uid);
+    return (await this.#render(mapping, [await this.#existing(this.#store.resources, mapping, uid)]))[0]!;
+  }
+
+  async create(mapping: ResourceMapping, parent: string, body: Json, _ctx: RequestContext): Promise<Json> {
+    if (parent !== '' || mapping.create?.parent !== 'optional') requireUidp('parent', parent);
+    // protojson discards unknown keys on decode, so a create ignores them.
+    const { value } = readBody(mapping.fields, body);
+    validate(mapping.validate, value);
+    const { row, once } = await this.#store.transaction(async (tx) => {
+      const prepared = await this.#prepareCreate(tx.resources, mapping, parent, value);
+      await this.#insert(tx.resources, mapping, prepared.row);
+      return prepared;
+    });
+    const [doc] = await this.#render(mapping, [row]);
+    return { ...doc!, ...once };
+  }
+
+  async update(mapping: ResourceMapping, uid: string, body: Json, maskText: string | undefined, _ctx: RequestContext): Promise<Json> {
+    requireUidp('uid', uid);
+    const { value, unknown } = readBody(mapping.fields, body);
+    const explicit = parseMask(maskText, mapping.fields);
+    if (!explicit && unknown.length > 0) throw invalidField(unknown[0]!, `could not find field "${unknown[0]}" in the resource`);
+    const paths = maskPaths(explicit ?? maskFromBody(value, mapping.fields), mapping.fields);
+
+    const row = await this.#writes.run(`${mapping.name}\0${uid}`, () => this.#store.transaction(async (tx) => {
+      const current = await this.#existing(tx.resources, mapping, uid);
+      this.#refuseSeeded(mapping, uid, 'changed');
+      if (paths.length === 0) return current;
+
+      const merged = applyUpdate(mapping.fields, current.body, value, paths);
+      validate(mapping.validate, merged, validationScope(mapping.fields, paths));
+      await requireReferenced(tx.resources, mapping, merged, paths);
+      const now = this.#isoNow();
+      const document = this.#document(mapping, uid, normalize(mapping.fields, merged, { keepOutputOnly: true }), current.createTime, now);
+      const replaced = await tx.resources.replace(mapping.name, uid, document, now);
+      if (!replaced) throw notFound(mapping.resourceType, uid);
+      return replaced;
+    }));
+    return (await this.#render(mapping, [row]))[0]!;
+  }
+
+  async delete(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
+    requireUidp('uid', uid);
+    await this.#store.transaction(async (tx) => {
+      const row = await tx.resources.get(mapping.name, uid);
+      if (!row) {
+        if (mapping.delete?.idempotent) return;
+        throw notFound(mapping.resourceType, uid);
+      }
+      this.#refuseSeeded(mapping, uid, 'deleted');
+      await this.#refuseIfParent(tx.resources, mapping, uid);
+      await this.#refuseIfReferenced(tx.resources, mapping, uid);
+      for (const referrer of mapping.native?.delete?.cascade ?? []) {
+        for (;;) {
+          const { rows } = await tx.resources.list({
+            kind: referrer.kind, filters: [{ field: referrer.field, op: 'eq', value: uid }], order: [{ field: 'uid', desc: false }], skip: 0, limit: CASCADE_CHUNK,
+          });
+          for (const child of rows) await tx.resources.delete(referrer.kind, child.uid);
+          if (rows.length < CASCADE_CHUNK) break;
+        }
+      }
+      await tx.resources.delete(mapping.name, uid);
+    });
+    return {};
+  }
+
+  async batchCreate(mapping: ResourceMapping, body: Json, _ctx: RequestContext): Promise<Json> {
+    if (!mapping.methods?.batchCreate) throw notFound('route', `${mapping.name} batch create`);
+    const batch = parseBatch(mapping, '', body);
+    requireUidp('parent', batch.parent);
+    const values = batch.items.map((item, i) => {
+      const { value } = readBody(mapping.fields, item);
+      try {
+        validate(mapping.validate, value);
+      } catch (error) {
+        throw withFieldPrefix(error, `requests[${i}].${batch.singular}.`);
+      }
+      return value;
+    });
+    // All or nothing: every row is inserted in one transaction, which any failure rolls back.
+    const rows = await this.#store.transaction(async (tx) => {
+      const created: StoredResource[] = [];
+      for (const [i, value] of values.entries()) {
+        try {
+          const { row } = await this.#prepareCreate(tx.resources, mapping, batch.parent, value);
+          await this.#insert(tx.resources, mapping, row);
+          created.push(row);
+        } catch (error) {
+          throw withFieldPrefix(error, `requests[${i}].${batch.singular}.`);
+        }
+      }
+      return created;
+    });
+    return { [mapping.name]: await this.#render(mapping, rows) };
+  }
+
+  async lookup(mapping: ResourceMapping, query: RawQuery, _ctx: RequestContext): Promise<Json> {
+    const method = mapping.methods?.lookup;
+    const spec = mapping.native?.lookup;
+    if (!method || !spec) throw notFound('route', `${mapping.name} lookup`);
+    const params = Object.keys(method.params);
+    const values: Record<string, string> = {};
+    for (const param of params) {
+      const value = singleParam(query, spellings(param));
+      if (!value) throw invalidField(param, 'is required');
+      values[param] = value;
+    }
+    for (const alternative of spec.match) {
+      const { rows } = await this.#store.resources.list({
+        kind: mapping.name,
+        filters: Object.entries(alternative).map(([param, field]) => ({ field, op: 'eq' as const, value: values[param]! })),
+        order: [{ field: 'uid', desc: false }],
+        skip: 0,
+        limit: 1,
+      });
+      if (rows[0]) return { uid: rows[0].uid };
+    }
+    // The uid the resource will get once it exists, derived as translate mode derives it.
+    return { uid: deterministicRootUid(mapping.name, ...params.map((param) => values[param]!)) };
+  }
+
+  /**
+   * A list with a filter the store cannot apply: every row the store's part
+   * selects, in order, filtered here, then windowed exactly as translate mode
+   * windows v1's rows. Costs a scan, so only mappings with such filters pay it.
+   */
+  async #listFiltered(query: StoreListQuery, keep: (row: StoredResource) => boolean): Promise<StoreListResult> {
+    const rows: StoredResource[] = [];
+    let after: readonly unknown[] | undefined;
+    for (;;) {
+      const page = await this.#store.resources.list({ ...query, skip: 0, limit: SCAN_CHUNK, ...(after ? { after } : {}) });
+      rows.push(...page.rows.filter(keep));
+      const last = page.rows[page.rows.length - 1];
+      if (!page.more || !last) break;
+      after = cursorAfter(last, query.order);
+    }
+    const cursor = query.after ? { after: [...query.after], skipped: 0 } : undefined;
+    const window = windowRows(rows, { order: query.order, pageSize: query.limit, skip: query.skip, cursor }, sortValue);
+    return { rows: window.page, total: window.total, more: window.next !== undefined };
+  }
+
+  /** True when the store answers at all (readiness). */
+  async reachable(): Promise<boolean> {
+    try {
+      await this.#store.resources.get('groups', '0'.repeat(40));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // ---- helpers -----------------------------------------------------------
+
+  #isoNow(): string {
+    return new Date(this.#now()).toISOString();
+  }
+
+  async #existing(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<StoredResource> {
+    const row = await resources.get(mapping.name, uid);
+    if (!row) throw notFound(mapping.resourceType, uid);
+    return row;
+  }
+
+  /** The stored document: the service-assigned uid and times set where the resource has such fields. */
+  #document(mapping: ResourceMapping, uid: string, body: Json, createTime: string, updateTime: string): Json {
+    const document = { ...body };
+    if (mapping.fields.uid) document.uid = uid;
+    if (mapping.fields.createTime) document.createTime = createTime;
+    if (mapping.fields.updateTime) document.updateTime = updateTime;
+    return document;
+  }
+
+  async #prepareCreate(resources: ResourceStore, mapping: ResourceMapping, parent: string, value: Json): Promise<{ row: StoredResource; once: Json }> {
+    if (parent !== '') {
+      const parentKind = this.#registry.get(mapping.native?.parentKind ?? 'groups');
+      if (!(await resources.get(parentKind.name, parent))) throw notFound(parentKind.resourceType, parent);
+    }
+    await requireReferenced(resources, mapping, value);
+    const now = this.#now();
+    const time = new Date(now).toISOString();
+    const uid = mapping.native?.uid === 'parent' ? parent : parent ? newChildUid(parent) : newRootUid();
+    const generated = generate(mapping.native?.generated, value, now);
+    const body = normalize(mapping.fields, value, { keepOutputOnly: false });
+    for (const [field, stored] of Object.entries(generated.stored)) body[field] = stored;
+    // The parent column is the uid's own parent (the store's contract): the create's parent, except for a uid that is the parent itself.
+    const parentColumn = isInRoot(uid) ? '' : parentOf(uid);
+    const row = { kind: mapping.name, uid, parent: parentColumn, body: this.#document(mapping, uid, body, time, time), createTime: time, updateTime: time };
+    return { row, once: generated.once };
+  }
+
+  async #insert(resources: ResourceStore, mapping: ResourceMapping, row: StoredResource): Promise<void> {
+    try {
+      await resources.insert(row);
+    } catch (error) {
+      if (error instanceof StoreConflictError) throw new ApiError(Code.ALREADY_EXISTS, `${mapping.resourceType} "${row.uid}" already exists`);
+      throw error;
+    }
+  }
+
+  /** Documents as served: field order and zero values of the mapping, secrets left out, references hydrated. */
+  async #render(mapping: ResourceMapping, rows: readonly StoredResource[]): Promise<Json[]> {
+    const docs = rows.map((row) => normalize(
+      mapping.fields,
+      this.#document(mapping, row.uid, row.body, row.createTime, row.updateTime),
+      { keepOutputOnly: true, dropSecrets: true },
+    ));
+    if (!mapping.native?.references) return docs;
+    await hydrateReferences(this.#store.resources, mapping, rows, docs);
+    // An optional reference filled in late goes back to its place in the field order.
+    const order = Object.keys(mapping.fields);
+    return docs.map((doc) => Object.fromEntries(order.filter((key) => key in doc).map((key) => [key, doc[key]])));
+  }
+
+  #refuseSeeded(mapping: ResourceMapping, uid: string, verb: string): void {
+    if (this.#seeded.has(`${mapping.name}\0${uid}`)) {
+      throw new ApiError(Code.PERMISSION_DENIED, `${mapping.resourceType} "${uid}" is built in and cannot be ${verb}`);
+    }
+  }
+
+  async #refuseIfParent(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
+    const children = mapping.delete?.refuseWhileParentOf ?? [];
+    if (children.length === 0) return;
+    const counts = await resources.countChildren(uid, children);
+    const found = children.filter((name) => (counts[name] ?? 0) > 0);
+    if (found.length === 0) return;
+    throw failedPrecondition([{
+      type: 'RESOURCE_NOT_EMPTY',
+      subject: `${mapping.resourceType}/${uid}`,
+      description: `${uid} still contains ${found.map((name) => `${counts[name]} ${name}`).join(', ')}; delete them first`,
+    }]);
+  }
+
+  async #refuseIfReferenced(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
+    for (const referrer of mapping.native?.delete?.refuseWhileReferencedBy ?? []) {
+      const { total } = await resources.list({
+        kind: referrer.kind, filters: [{ field: referrer.field, op: 'eq', value: uid }], order: [{ field: 'uid', desc: false }], skip: 0, limit: 1,
+      });
+      if (total === 0) continue;
+      throw failedPrecondition([{
+        type: 'RESOURCE_IN_USE',
+        subject: `${mapping.resourceType}/${uid}`,
+        description: `${uid} is still referenced by ${total} ${referrer.kind}; delete them first`,
+      }]);
+    }
+  }
+}
+
+function requireUidp(field: string, value: string): void {
+  if (!isUidp(value)) throw invalidField(field, value ? `"${value}" is not a valid UIDP` : 'is required');
+}
+
+/** The same error with each BadRequest field placed under `prefix` (a sub-request of a batch). */
+function withFieldPrefix(error: unknown, prefix: string): unknown {
+  if (!(error instanceof ApiError) || error.code !== Code.INVALID_ARGUMENT) return error;
+  const badRequest = error.details.find((d) => d['@type'].endsWith('.BadRequest'));
+  const violations = badRequest?.fieldViolations as { field: string; description: string }[] | undefined;
+  if (!violations) return error;
+  return invalidArgument(violations.map((v) => ({ field: prefix + v.field, description: v.description })));
+}
