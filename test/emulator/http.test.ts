@@ -10,6 +10,13 @@ const ROUTES: [string, string][] = [
   ['GET', '/iam/v1/identities/lookup?issuer=a&subject=b'],
   ['POST', '/iam/v1/rolebindings/batch/abc'],
   ['GET', '/registry/v1/repos'],
+  ['POST', '/iam/v1/identityProviders/abc'],
+  ['PUT', '/iam/v1/account_associations/abc'],
+  ['GET', '/iam/v1/group_invites'],
+  ['DELETE', '/registry/v1/tags/abc'],
+  ['POST', '/vulnerabilities/v1/advisories'],
+  ['GET', '/vulnerabilities/v1/advisories/abc/events'],
+  ['PUT', '/vulnerabilities/v1/advisory_events/abc'],
 ];
 
 describe('v1 HTTP conventions', () => {

@@ -65,6 +65,21 @@ describe('v1 identities', () => {
     expect(miss).toMatchObject({ status: 404, body: { code: 5 } });
   });
 
+  it('lookup answers the full Identity, exactly as the list shows it, for claimMatch and static identities alike', async () => {
+    const user = ctx.emu.state.createIdentity(null, {
+      name: 'full',
+      claimMatch: { issuer: 'https://lookup.example', subject: 'u-9' },
+      email: 'never@shown.example',
+    });
+    const hit = await ctx.api.get('/iam/v1/identities/lookup?issuer=https%3A%2F%2Flookup.example&subject=u-9&unknown=1');
+    const [row] = (await ctx.api.get(`/iam/v1/identities?id=${user.id}`)).body.items;
+    expect(hit.body).toEqual(row);
+    expect(Object.keys(hit.body)).toEqual(['id', 'name', 'description', 'createdAt', 'updatedAt', 'lastSeen', 'claimMatch']);
+    const keys = ctx.emu.state.createIdentity(org(), { name: 'static', static: { issuer: 'https://static.example', subject: 's-1', issuerKeys: '{}' } });
+    expect((await ctx.api.get('/iam/v1/identities/lookup?issuer=https%3A%2F%2Fstatic.example&subject=s-1')).body.id).toBe(keys.id);
+    expect((await ctx.api.get('/iam/v1/identities/lookup')).body.code).toBe(5);
+  });
+
   it('PUT replaces name, description and relationship, keeping createdAt and lastSeen', async () => {
     const made = await ctx.api.post(`/iam/v1/identities/${org()}`, { name: 'swap', description: 'old', claimMatch: GITHUB });
     const res = await ctx.api.put(`/iam/v1/identities/${made.body.id}`, { name: 'swapped', servicePrincipal: 'INGESTER' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPO, UIDP_FILTER } from '../../src/emulator/v1/messages.ts';
-import { decodeMessage, decodeQuery, renderMessage } from '../../src/emulator/v1/protojson.ts';
+import { decodeMessage, decodeQuery, field, message, renderMessage } from '../../src/emulator/v1/protojson.ts';
+import { matchRoute, type Route } from '../../src/emulator/v1/router.ts';
 import { formatMicros, formatTimestamp, parseTimestamp } from '../../src/emulator/v1/time.ts';
 import { MICROS_TIMESTAMP, pinnedClock, useEmulator } from './helpers.ts';
 
@@ -38,6 +39,58 @@ describe('protojson codec', () => {
     expect(decodeQuery({ name: 'F', fields: [{ proto: 'uidp', json: 'uidp', type: UIDP_FILTER, card: 'single' }] }, q)).toEqual({
       uidp: { ids: ['a', 'b'], descendantsOf: 'c' },
     });
+  });
+});
+
+describe('int64, bytes and Duration', () => {
+  const SCALARS = message('Scalars', [
+    field('count', 'int64'),
+    field('blob', 'bytes'),
+    field('ttl', 'duration'),
+    field('by_id', 'string', { card: 'map', key: 'int64' }),
+  ]);
+
+  it('int64: numbers or decimal strings in, canonical strings kept and printed, range checked, "0" when unset', () => {
+    expect(decodeMessage(SCALARS, { count: 42, by_id: { '007': 'x', '-1': 'y' } })).toEqual({ count: '42', byId: { '7': 'x', '-1': 'y' } });
+    expect(decodeMessage(SCALARS, { count: '-9223372036854775808' }).count).toBe('-9223372036854775808');
+    for (const count of ['9223372036854775808', '1.5', 1.5, '', 'x', true]) expect(() => decodeMessage(SCALARS, { count })).toThrow(/int64/);
+    expect(() => decodeMessage(SCALARS, { by_id: { x: 'y' } })).toThrow(/int64/);
+    expect(renderMessage(SCALARS, {})).toEqual({ count: '0', blob: '', ttl: null, byId: {} });
+    expect(decodeQuery(SCALARS, new URLSearchParams('count=12'))).toEqual({ count: '12' });
+  });
+
+  it('bytes: standard or URL-safe base64, padded or not, printed standard and padded', () => {
+    expect(decodeMessage(SCALARS, { blob: 'aGk' }).blob).toBe('aGk=');
+    expect(decodeMessage(SCALARS, { blob: '-_8' }).blob).toBe('+/8=');
+    for (const blob of ['a', 'a b', '*', 7]) expect(() => decodeMessage(SCALARS, { blob })).toThrow(/bytes/);
+  });
+
+  it('Duration: "<seconds>[.fraction]s", printed with 0, 3, 6 or 9 digits, within ±10,000 years', () => {
+    const ttl = (value: unknown) => decodeMessage(SCALARS, { ttl: value }).ttl;
+    expect(ttl('3600s')).toBe('3600s');
+    expect(ttl('3600.000s')).toBe('3600s');
+    expect(ttl('1.5s')).toBe('1.500s');
+    expect(ttl('-0.000001s')).toBe('-0.000001s');
+    expect(ttl('0.000000001s')).toBe('0.000000001s');
+    expect(ttl('-0s')).toBe('0s');
+    for (const bad of ['3600', '1h', '1e3s', '315576000001s', 3600, '1.0000000001s']) expect(() => ttl(bad)).toThrow(/Duration/);
+  });
+});
+
+describe('router', () => {
+  const route = (method: Route['method'], path: string, extra: Partial<Route> = {}): Route => ({ method, path, decode: () => null, run: () => null, ...extra });
+  const routes = [
+    route('PUT', '/v/advisories', { capture: true }),
+    route('POST', '/v/advisories', { capture: true, suffix: 'events' }),
+  ];
+
+  it('a `{x=**}/suffix` template captures everything between, possibly nothing, and is matched from the end', () => {
+    expect(matchRoute(routes, 'POST', '/v/advisories/a/b/events')).toMatchObject({ capture: 'a/b' });
+    expect(matchRoute(routes, 'POST', '/v/advisories/events')).toMatchObject({ capture: '' });
+    expect(matchRoute(routes, 'POST', '/v/advisories/events/events')).toMatchObject({ capture: 'events' });
+    expect(matchRoute(routes, 'POST', '/v/advisoriesx/events')).toBe('not-found');
+    expect(matchRoute(routes, 'POST', '/v/advisories/a/eventsx')).toBe('method-not-allowed');
+    expect(matchRoute(routes, 'PUT', '/v/advisories/a/events')).toMatchObject({ capture: 'a/events' });
   });
 });
 
