@@ -1,9 +1,10 @@
 /**
- * `npm start -- [options]`: serve v2beta1 against a v1 backend. Without
- * `--v1-url` it starts the v1 emulator in-process with a demo organisation,
- * so the gateway can be tried with nothing else running.
+ * `npm start -- [options]`: serve v2beta1 against a v1 backend (translate
+ * mode) or from the gateway's own store (`--mode native`). In translate mode
+ * without `--v1-url` it starts the v1 emulator in-process with a demo
+ * organisation, so the gateway can be tried with nothing else running.
  */
-import { ConfigError, loadConfig, usage, type Config } from './config.ts';
+import { ConfigError, describeStore, loadConfig, storeLocation, usage, type Config } from './config.ts';
 import { buildGateway } from './server.ts';
 import { startEmulator, type RunningEmulator } from './emulator/v1/index.ts';
 
@@ -25,16 +26,27 @@ function configOrExit(): Config {
 async function main(): Promise<void> {
   const config = configOrExit();
   let emulator: RunningEmulator | undefined;
-  if (!config.v1Url) {
+  // Translate mode without a v1 URL is the demo: an in-process v1 emulator. Native mode has no v1 at all.
+  if (config.mode === 'translate' && !config.v1Url) {
     emulator = await startEmulator({ seed: 'demo', port: 0, host: '127.0.0.1' });
   }
-  const v1Url = config.v1Url ?? emulator!.url;
+  const v1Url = config.mode === 'translate' ? (config.v1Url ?? emulator!.url) : undefined;
   const app = await buildGateway({ ...config, v1Url });
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info({ v1Url, emulator: !!emulator, pageTokenKey: config.pageTokenKey ? 'configured' : 'random per process' }, 'v2gw listening');
+  app.log.info({
+    address,
+    mode: config.mode,
+    store: describeStore(storeLocation(config)),
+    ...(v1Url ? { v1Url, emulator: !!emulator } : {}),
+    pageTokenKey: config.pageTokenKey ? 'configured' : 'random per process',
+  }, 'v2gw listening');
   if (emulator) {
     // A deployment that forgot V2GW_V1_URL must not pass for a working one unnoticed.
     app.log.warn('no --v1-url / V2GW_V1_URL: serving an in-process v1 emulator with DEMO data, not a real backend');
+  }
+  if (config.mode === 'native' && config.v1Url) app.log.warn('--v1-url / V2GW_V1_URL is ignored in native mode: there is no v1 backend');
+  if (!config.dataDir && !config.store) {
+    app.log.warn('no --data-dir or --store: the store is in memory, so everything it keeps is lost when the process ends');
   }
 
   if (emulator?.demo) {

@@ -10,7 +10,10 @@ import { z } from 'zod';
 const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 
 export const OPTIONS = {
-  v1Url: { flag: 'v1-url', env: 'V2GW_V1_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(), help: 'Base URL of the v1 backend. Unset: an in-process v1 emulator with a demo organisation.' },
+  mode: { flag: 'mode', env: 'V2GW_MODE', schema: z.enum(['translate', 'native'], { error: 'must be translate or native' }).default('translate'), help: 'translate: serve v2 over a v1 backend. native: serve v2 from the gateway\'s own store alone, with no v1 backend.' },
+  dataDir: { flag: 'data-dir', env: 'V2GW_DATA_DIR', schema: z.string().min(1).optional(), help: 'Directory of the embedded store (SQLite), created if absent; survives restarts. Unset (and no --store): an in-memory store, lost on restart.' },
+  store: { flag: 'store', env: 'V2GW_STORE', schema: z.string().regex(/^postgres(ql)?:\/\/./, 'must be a postgres:// URL').optional(), help: 'PostgreSQL URL of a store shared by replicas, instead of the embedded one.' },
+  v1Url: { flag: 'v1-url', env: 'V2GW_V1_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(), help: 'Base URL of the v1 backend (translate mode; native mode has none). Unset: an in-process v1 emulator with a demo organisation.' },
   port: { flag: 'port', env: 'V2GW_PORT', schema: z.coerce.number().int().min(0).max(65535).default(8080), help: 'Port to listen on (0 picks a free one).' },
   host: { flag: 'host', env: 'V2GW_HOST', schema: z.string().min(1).default('127.0.0.1'), help: 'Address to bind. The default serves loopback only, as a sidecar should; use 0.0.0.0 in a container.' },
   v1TimeoutMs: { flag: 'v1-timeout-ms', env: 'V2GW_V1_TIMEOUT_MS', schema: z.coerce.number().int().positive().default(10_000), help: 'Deadline for each v1 call; past it the request fails with DEADLINE_EXCEEDED.' },
@@ -19,6 +22,7 @@ export const OPTIONS = {
   bodyLimit: { flag: 'body-limit', env: 'V2GW_BODY_LIMIT', schema: z.coerce.number().int().positive().default(1_048_576), help: 'Largest request body in bytes; larger bodies get INVALID_ARGUMENT.' },
   maxFanOut: { flag: 'max-fan-out', env: 'V2GW_MAX_FAN_OUT', schema: z.coerce.number().int().positive().default(16), help: 'Most v1 calls one request may spend hydrating references; past it the request fails with RESOURCE_EXHAUSTED.' },
   logLevel: { flag: 'log-level', env: 'V2GW_LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), help: 'pino log level.' },
+  hydrationCacheMs: { flag: 'hydration-cache-ms', env: 'V2GW_HYDRATION_CACHE_MS', schema: z.coerce.number().int().min(0).max(60_000).default(2000), help: 'How long v1 rows fetched to hydrate references (a role binding\'s identity) are reused across requests; writes through the gateway drop them at once. 0 turns the cache off.' },
   debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', switch: true, schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
 } as const;
 
@@ -51,6 +55,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const config = parsed.data as Config;
+  if (config.dataDir && config.store) {
+    throw new ConfigError('--data-dir / V2GW_DATA_DIR and --store / V2GW_STORE are mutually exclusive: a gateway has one store');
+  }
   if (!config.pageTokenKey && config.pageTokenKeyFile) {
     try {
       config.pageTokenKey = readFileSync(config.pageTokenKeyFile, 'utf8').trim();
@@ -60,6 +67,23 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     if (config.pageTokenKey.length < 16) throw new ConfigError('the page-token key file must hold at least 16 characters');
   }
   return config;
+}
+
+/** Where the store lives, as `openStore` takes it: the PostgreSQL URL, the data directory, or in memory. */
+export function storeLocation(config: Pick<Config, 'dataDir' | 'store'>): string {
+  return config.store ?? config.dataDir ?? ':memory:';
+}
+
+/** A store location fit for logs: a URL's password is masked. */
+export function describeStore(location: string): string {
+  try {
+    const url = new URL(location);
+    if (!/^postgres(ql)?:$/.test(url.protocol)) return location;
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return location;
+  }
 }
 
 export function usage(): string {
