@@ -23,6 +23,29 @@ describe('demo seed', () => {
     expect(repos.body.items.some((r: { sync_config: unknown }) => r.sync_config !== null)).toBe(true);
   });
 
+  it('adds an identity provider, account associations, two invites, nginx tags of every shape and advisories with events', async () => {
+    const demo = ctx.emu.demo!;
+    const idps = await ctx.api.get(`/iam/v1/identityProviders?uidp.childrenOf=${demo.orgId}`);
+    expect(ids(idps)).toEqual([demo.identityProviders.okta]);
+    expect(idps.body.items[0]).toMatchObject({ defaultRole: ctx.emu.state.builtinRoles.viewer, oidc: { pkceEnabled: true }, scim: null });
+    const associations = await ctx.api.get(`/iam/v1/account_associations?group=${demo.accountAssociationsGroup}`);
+    expect(associations.body.items[0]).toMatchObject({ group: demo.orgId, amazon: { account: '123456789012' }, chainguard: null });
+    const invites = await ctx.api.get(`/iam/v1/group_invites?group=${demo.orgId}`);
+    expect(ids(invites)).toEqual([demo.groupInvites.viewer, demo.groupInvites.editor]);
+    expect(invites.body.items[1]).toMatchObject({ role: { name: 'editor' }, email: 'bob@demo-org.example', singleUse: true });
+    const tags = await ctx.api.get(`/registry/v1/tags?uidp.childrenOf=${demo.repos.nginx}`);
+    expect(ids(tags)).toEqual(Object.values(demo.tags));
+    const plain = await ctx.api.get(`/registry/v1/tags?uidp.childrenOf=${demo.repos.nginx}&excludeReferrers=true&excludeDates=true&excludeEpochs=true`);
+    expect(ids(plain)).toEqual([demo.tags.latest, demo.tags.version]);
+    const advisories = await ctx.api.get(`/vulnerabilities/v1/advisories?uidp.childrenOf=${demo.orgId}&orderBy=CREATED_AT_ASC`);
+    expect(ids(advisories)).toEqual(Object.values(demo.advisories));
+    expect(advisories.body.items.every((a: { events: unknown[] }) => a.events.length > 0)).toBe(true);
+    const fromOpenssl = await ctx.api.get(`/vulnerabilities/v1/advisories?origin=openssl&orderBy=CREATED_AT_ASC`);
+    expect(ids(fromOpenssl)).toEqual([demo.advisories.openssl, demo.advisories.libssl3]);
+    const fixed = await ctx.api.get(`/vulnerabilities/v1/advisories?latestEventType=EVENT_TYPE_FILTER_FIXED`);
+    expect(ids(fixed)).toEqual([demo.advisories.openssl]);
+  });
+
   it('is off by default', () => {
     const { state, demo } = buildEmulator();
     expect(demo).toBeUndefined();

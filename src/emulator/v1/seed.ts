@@ -3,6 +3,7 @@
  * hand. Built through EmulatorState so it obeys the same invariants as data
  * created over HTTP.
  */
+import { createHash } from 'node:crypto';
 import type { EmulatorState } from './state.ts';
 
 export interface DemoOrg {
@@ -19,9 +20,123 @@ export interface DemoOrg {
   roles: { repoReader: string };
   roleBindings: { userOwner: string; githubEditor: string; githubViewer: string };
   repos: { nginx: string; python: string };
+  /** An OIDC provider in the org whose users default to viewer. */
+  identityProviders: { okta: string };
+  /** The org's account associations are keyed by the org id itself (AWS, Google and a GitHub App). */
+  accountAssociationsGroup: string;
+  /** Open invites into the org: a viewer invite anyone may redeem, a single-use editor invite for one address. */
+  groupInvites: { viewer: string; editor: string };
+  /** Tags of the nginx repo, one of each shape the v1 tag filters know. */
+  tags: { latest: string; version: string; epoch: string; dated: string; referrer: string };
+  /** Advisories in the org; libssl3 is registered as a subpackage of openssl. */
+  advisories: { openssl: string; libssl3: string; curl: string; nginx: string };
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** A stable, realistic-looking image digest. */
+const digestOf = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+function seedIam(state: EmulatorState, orgId: string): Pick<DemoOrg, 'identityProviders' | 'accountAssociationsGroup' | 'groupInvites'> {
+  const okta = state.createIdentityProvider(orgId, {
+    name: 'okta',
+    description: 'Workforce sign-in',
+    defaultRole: state.builtinRoles.viewer,
+    oidc: {
+      issuer: 'https://demo-org.okta.example',
+      clientId: '0oa1demo2client3id',
+      clientSecret: 'demo-client-secret',
+      additionalScopes: ['email', 'groups'],
+      groupsClaim: 'groups',
+      pkceEnabled: true,
+    },
+  });
+  state.createAccountAssociations(orgId, {
+    name: 'demo-org-clouds',
+    description: 'Where demo-org pulls from',
+    amazon: { account: '123456789012' },
+    google: { projectId: 'demo-org-prod', projectNumber: '987654321098' },
+    github: { appInstallations: { '123456': { installations: [{ installationId: '7654321', name: 'demo-org' }] } } },
+  });
+  const viewer = state.createGroupInvite(orgId, { ttl: `${7 * 24 * 3600}s`, role: state.builtinRoles.viewer });
+  const editor = state.createGroupInvite(orgId, {
+    ttl: '86400s',
+    role: state.builtinRoles.editor,
+    email: 'bob@demo-org.example',
+    singleUse: true,
+  });
+  return { identityProviders: { okta: okta.id }, accountAssociationsGroup: orgId, groupInvites: { viewer: viewer.id, editor: editor.id } };
+}
+
+function seedTags(state: EmulatorState, repo: string): DemoOrg['tags'] {
+  const current = digestOf('nginx 1.27.3-r1');
+  const tag = (name: string, digest: string) => state.createTag(repo, { name, digest, bundles: ['application'] }).id;
+  return {
+    latest: tag('latest', current),
+    version: tag('1.27', current),
+    epoch: tag('1.27.3-r1', current),
+    dated: tag('latest-20250101', digestOf('nginx 1.27.3-r0')),
+    referrer: tag(`${current.replace(':', '-')}.sig`, digestOf('nginx 1.27.3-r1 signature')),
+  };
+}
+
+function seedAdvisories(state: EmulatorState, orgId: string): DemoOrg['advisories'] {
+  state.registerSubpackages('openssl', ['libssl3', 'libcrypto3']);
+  const apk = { artifactType: 'apk', artifactArchitecture: 'x86_64' };
+  const scan = (componentName: string) => ({
+    detection: { scanv1: { scanner: 'grype', componentName, componentVersion: '3.3.1', componentType: 'apk', scannerVersion: '0.86.1' } },
+    author: 'scanner@chainguard.dev',
+    status: 'APPROVED',
+    timestamp: '2025-01-10T08:00:00Z',
+  });
+  const openssl = state.createAdvisory(orgId, {
+    ...apk,
+    artifactName: 'openssl',
+    aliases: ['CVE-2025-0001', 'GHSA-demo-0001-aaaa'],
+    author: 'alice@demo-org.example',
+    events: [
+      scan('openssl'),
+      { fixed: { fixedVersion: '3.3.2-r0' }, author: 'alice@demo-org.example', reviewer: 'carol@demo-org.example', status: 'APPROVED', timestamp: '2025-01-12T09:30:00Z' },
+    ],
+  });
+  const libssl3 = state.createAdvisory(orgId, {
+    ...apk,
+    artifactName: 'libssl3',
+    componentName: 'libssl3',
+    aliases: ['CVE-2025-0001'],
+    author: 'alice@demo-org.example',
+    events: [scan('libssl3'), { pendingUpstreamFix: { note: 'Waiting for the 3.3.2 release' }, author: 'alice@demo-org.example', status: 'PENDING' }],
+  });
+  const curl = state.createAdvisory(orgId, {
+    ...apk,
+    artifactName: 'curl',
+    aliases: ['CVE-2025-0002'],
+    author: 'bob@demo-org.example',
+    legacyAdvisoryID: 'CGA-2c4f-6h8j-9m2p',
+    events: [
+      scan('curl'),
+      {
+        falsePositiveDetermination: { type: 'VULNERABLE_CODE_NOT_IN_EXECUTION_PATH', note: 'The affected protocol handler is compiled out' },
+        author: 'bob@demo-org.example',
+        reviewer: 'carol@demo-org.example',
+        status: 'APPROVED',
+        timestamp: '2025-01-11T12:00:00Z',
+      },
+    ],
+  });
+  const nginx = state.createAdvisory(orgId, {
+    artifactType: 'image',
+    artifactName: 'nginx',
+    artifactArchitecture: 'aarch64',
+    componentName: 'zlib',
+    componentType: 'apk',
+    componentLocation: '/lib/apk/db/installed',
+    aliases: ['CVE-2025-0003'],
+    author: 'scanner@chainguard.dev',
+    events: [{ detection: { manual: {} }, author: 'dave@demo-org.example', status: 'REQUEST_CHANGES', findings: Buffer.from('{"severity":"medium"}').toString('base64') }],
+  });
+  return { openssl: openssl.id, libssl3: libssl3.id, curl: curl.id, nginx: nginx.id };
+}
 
 export function seedDemo(state: EmulatorState): DemoOrg {
   const org = state.createGroup(null, {
@@ -87,6 +202,11 @@ export function seedDemo(state: EmulatorState): DemoOrg {
     },
   });
 
+  // Everything below came later; it is created after the objects above so their list order is unchanged.
+  const iam = seedIam(state, org.id);
+  const tags = seedTags(state, nginx.id);
+  const advisories = seedAdvisories(state, org.id);
+
   return {
     orgId: org.id,
     groups: { platform: platform.id, apps: apps.id },
@@ -95,5 +215,8 @@ export function seedDemo(state: EmulatorState): DemoOrg {
     roles: { repoReader: repoReader.id },
     roleBindings: { userOwner: userOwner.id, githubEditor: githubEditor.id, githubViewer: githubViewer.id },
     repos: { nginx: nginx.id, python: python.id },
+    ...iam,
+    tags,
+    advisories,
   };
 }
