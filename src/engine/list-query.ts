@@ -6,7 +6,9 @@
  */
 import { invalidField } from '../aip/errors.ts';
 import { spellings } from '../aip/names.ts';
-import type { RawQuery } from '../aip/list-request.ts';
+import { parseListParams, type ListParams, type RawQuery } from '../aip/list-request.ts';
+import { formatOrderBy, parseOrderBy, type OrderKey } from '../aip/order-by.ts';
+import { queryFingerprint, type PageCursor, type PageTokenCodec } from '../aip/page-token.ts';
 import { isChildOf, isDescendantOf, isInRoot, isUidp } from '../uidp.ts';
 import { toMillisTimestamp } from '../aip/time.ts';
 import type { FilterSpec, ResourceMapping } from './mapping.ts';
@@ -119,4 +121,24 @@ export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedF
     if (spec.op === 'flag' && spec.v1Inverted && spec.v1 && !(name in canonical)) v1Query[spec.v1] = 'true';
   }
   return { canonical, v1Query, fields, localOnly, matches: (row) => tests.every((t) => t(row)) };
+}
+
+/** Everything a List request asks, read and checked once for either backend. */
+export interface ListQuery {
+  params: ListParams;
+  filters: ParsedFilters;
+  order: OrderKey[];
+  /** Binds page tokens to this resource, these filters and this order. */
+  fingerprint: string;
+  /** The position a page token resumes from; undefined on a first page (or an expired token). */
+  cursor: PageCursor | undefined;
+}
+
+export function readListQuery(mapping: ResourceMapping, query: RawQuery, tokens: PageTokenCodec): ListQuery {
+  const params = parseListParams(query);
+  const filters = parseFilters(mapping, query);
+  const order = parseOrderBy(params.orderBy, mapping.orderBy);
+  const fingerprint = queryFingerprint({ resource: mapping.name, filters: filters.canonical, order: formatOrderBy(order) });
+  const cursor = params.pageToken ? tokens.open(params.pageToken, fingerprint) : undefined;
+  return { params, filters, order, fingerprint, cursor };
 }

@@ -5,11 +5,11 @@
  */
 import { ApiError, failedPrecondition, invalidField, notFound } from '../aip/errors.ts';
 import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
-import { parseListParams, singleParam, type ListParams, type RawQuery } from '../aip/list-request.ts';
+import { singleParam, type RawQuery } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import { windowRows } from '../aip/list-window.ts';
-import { formatOrderBy, parseOrderBy, type OrderKey } from '../aip/order-by.ts';
-import { queryFingerprint, type PageCursor, type PageTokenCodec } from '../aip/page-token.ts';
+import type { OrderKey } from '../aip/order-by.ts';
+import type { PageCursor, PageTokenCodec } from '../aip/page-token.ts';
 import { parseBatch } from '../native/batch.ts';
 import { Code } from '../rpc-status.ts';
 import { deterministicRootUid, isChildOf, isUidp } from '../uidp.ts';
@@ -20,7 +20,7 @@ import { hydrate } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
-import { parseFilters, type ParsedFilters } from './list-query.ts';
+import { readListQuery, type ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
@@ -62,12 +62,7 @@ export class V1Backend implements Backend {
   }
 
   async list(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json> {
-    const params = parseListParams(query);
-    const filters = parseFilters(mapping, query);
-    const order = parseOrderBy(params.orderBy, mapping.orderBy);
-    const fingerprint = queryFingerprint({ resource: mapping.name, filters: filters.canonical, order: formatOrderBy(order) });
-    const cursor = params.pageToken ? this.#tokens.open(params.pageToken, fingerprint) : undefined;
-    const request = { mapping, params, filters, order, fingerprint, cursor, ctx };
+    const request = { mapping, ctx, ...readListQuery(mapping, query, this.#tokens) };
     return mapping.v1.paging ? this.#listV1Paged(request) : this.#listAll(request);
   }
 
@@ -333,13 +328,8 @@ function fieldsFor(mapping: ResourceMapping, paths: readonly string[]): Resource
   return Object.fromEntries(Object.entries(mapping.fields).filter(([key]) => tops.has(key)));
 }
 
-interface ListRequest {
+interface ListRequest extends ListQuery {
   mapping: ResourceMapping;
-  params: ListParams;
-  filters: ParsedFilters;
-  order: OrderKey[];
-  fingerprint: string;
-  cursor: PageCursor | undefined;
   ctx: RequestContext;
 }
 

@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('group times over a v1 that omits them', () => {
   it('v1 really omits them', async () => {
     const direct = await fetch(`${stack.emulator.url}/iam/v1/groups?id=${org}`, { headers: { authorization: 'Bearer t' } });
-    const [row] = (await direct.json()).items;
+    const [row] = ((await direct.json()) as { items: any[] }).items;
     expect(row.createdAt ?? null).toBeNull();
   });
 
@@ -96,7 +96,7 @@ describe('when v1 supplies the times', () => {
     try {
       const id = local.emulator.state.createGroup(null, { name: 'v1-timed' }).id;
       const direct = await fetch(`${local.emulator.url}/iam/v1/groups?id=${id}`, { headers: { authorization: 'Bearer t' } });
-      const [row] = (await direct.json()).items;
+      const [row] = ((await direct.json()) as { items: any[] }).items;
       const { body } = await local.client.get(`/iam/v2beta1/groups/${id}`);
       expect(body.createTime).toBe(new Date(row.createdAt).toISOString());
     } finally {
