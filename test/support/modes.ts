@@ -1,0 +1,192 @@
+/**
+ * One black-box v2 suite, run against every way the gateway can serve v2:
+ *
+ * - `translate`: the gateway over the in-process v1 emulator (stack.ts);
+ * - `native`: the gateway in native mode on an embedded in-memory store;
+ * - `native-pg`: native mode on PostgreSQL (a schema of its own per stack).
+ *
+ * Tests talk HTTP to `client` only. What v2 cannot create (repos, tags,
+ * advisories) comes from `fixtures`, which speak v2 field names in both modes:
+ * into the emulator's state (through the mapping's v2→v1 renames) or straight
+ * into the store as native mode keeps it.
+ *
+ * PostgreSQL comes from V2GW_TEST_PG_URL (default: the local server); when it
+ * does not answer, `native-pg` stacks fail to start with a message saying so.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import type { ResourceMapping } from '../../src/engine/mapping.ts';
+import { toV1, type Json } from '../../src/engine/shape.ts';
+import { normalize } from '../../src/native/document.ts';
+import { buildGateway, type GatewayOptions } from '../../src/server.ts';
+import { openStore } from '../../src/store/open.ts';
+import type { Store } from '../../src/store/types.ts';
+import { newChildUid, parentOf } from '../../src/uidp.ts';
+import advisories from '../../mappings/advisories.ts';
+import repos from '../../mappings/repos.ts';
+import tags from '../../mappings/tags.ts';
+import { captureLogs, Client, startStack, type Stack } from './stack.ts';
+
+export type ModeName = 'translate' | 'native' | 'native-pg';
+
+/** The modes every shared test runs in. */
+export const MODES: readonly ModeName[] = ['translate', 'native'];
+/** All of them, PostgreSQL included, for the subset that must hold on the shared engine too. */
+export const ALL_MODES: readonly ModeName[] = ['translate', 'native', 'native-pg'];
+
+export const PG_URL = process.env.V2GW_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Resources v2 cannot create, made the way each mode holds them. Fields use v2 names; each returns the new uid. */
+export interface Fixtures {
+  repo(parent: string, fields: Json): Promise<string>;
+  tag(repo: string, fields: Json): Promise<string>;
+  advisory(parent: string, fields: Json): Promise<string>;
+}
+
+export interface ModeStack {
+  mode: ModeName;
+  url: string;
+  client: Client;
+  fixtures: Fixtures;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface ModeOptions {
+  /** Settings as the gateway's own flags, e.g. `['--body-limit', '1024']`. */
+  flags?: string[];
+  /** Clock for page-token expiry. */
+  now?: () => number;
+}
+
+export async function startMode(mode: ModeName, options: ModeOptions = {}): Promise<ModeStack> {
+  const gatewayOptions: GatewayOptions = options.now ? { now: options.now } : {};
+  if (mode === 'translate') return translateStack(await startStack({ flags: options.flags ?? [], gateway: gatewayOptions }));
+  const opened = mode === 'native' ? { store: await openStore(':memory:'), drop: async () => {} } : await openPostgresSchema();
+  return nativeStack(mode, opened.store, opened.drop, options.flags ?? [], gatewayOptions);
+}
+
+/**
+ * `describe` once per mode, each with its own stack started before and
+ * closed after its tests. `stack()` gives the running stack inside tests.
+ */
+export function describeModes(
+  title: string,
+  body: (stack: () => ModeStack, mode: ModeName) => void,
+  options: ModeOptions & { modes?: readonly ModeName[] } = {},
+): void {
+  for (const mode of options.modes ?? MODES) {
+    describe(`${title} [${mode}]`, () => {
+      let running: ModeStack | undefined;
+      beforeAll(async () => {
+        running = await startMode(mode, options);
+      });
+      afterAll(async () => {
+        await running?.close();
+      });
+      body(() => {
+        if (!running) throw new Error(`the ${mode} stack did not start`);
+        return running;
+      }, mode);
+    });
+  }
+}
+
+// ---- translate ---------------------------------------------------------------
+
+function translateStack(stack: Stack): ModeStack {
+  const state = stack.emulator.state;
+  return {
+    mode: 'translate',
+    url: stack.url,
+    client: stack.client,
+    logs: stack.logs,
+    close: () => stack.close(),
+    fixtures: {
+      async repo(parent, fields) {
+        return state.createRepo(parent, toV1(repos.fields, fields) as never).id;
+      },
+      async tag(repo, fields) {
+        return state.createTag(repo, toV1(tags.fields, fields) as never).id;
+      },
+      async advisory(parent, fields) {
+        return state.createAdvisory(parent, toV1(advisories.fields, fields) as never).id;
+      },
+    },
+  };
+}
+
+// ---- native ------------------------------------------------------------------
+
+async function nativeStack(mode: ModeName, store: Store, drop: () => Promise<void>, flags: string[], options: GatewayOptions): Promise<ModeStack> {
+  const logs = captureLogs();
+  const config = loadConfig(['--mode', 'native', '--port', '0', '--log-level', 'info', ...flags], {});
+  const gateway = await buildGateway(config, { ...options, store, logStream: logs.stream });
+  const url = await gateway.listen({ port: 0, host: '127.0.0.1' });
+
+  /** A row as native mode keeps it: the mapping's zero-filled document with uid and times. */
+  const insert = async (mapping: ResourceMapping, uid: string, fields: Json): Promise<string> => {
+    const now = new Date().toISOString();
+    const body: Json = { ...normalize(mapping.fields, fields, { keepOutputOnly: true }), uid };
+    const createTime = typeof body.createTime === 'string' ? body.createTime : now;
+    const updateTime = typeof body.updateTime === 'string' ? body.updateTime : createTime;
+    if (mapping.fields.createTime) body.createTime = createTime;
+    if (mapping.fields.updateTime) body.updateTime = updateTime;
+    await store.resources.insert({ kind: mapping.name, uid, parent: parentOf(uid), body, createTime, updateTime });
+    return uid;
+  };
+
+  return {
+    mode,
+    url,
+    client: new Client(url),
+    logs: logs.lines,
+    async close() {
+      await gateway.close();
+      await store.close();
+      await drop();
+    },
+    fixtures: {
+      repo: (parent, fields) => insert(repos, newChildUid(parent), fields),
+      tag: (repo, fields) => insert(tags, newChildUid(repo), fields),
+      advisory: (parent, fields) => {
+        const uid = newChildUid(parent);
+        // As the v1 service mints them: a CGA id unless one is given, and each event a child of the advisory.
+        const events = Array.isArray(fields.events) ? fields.events : [];
+        return insert(advisories, uid, {
+          advisoryId: `CGA-${randomBytes(6).toString('hex')}`,
+          ...fields,
+          events: events.map((event: Json) => ({ uid: newChildUid(uid), createTime: new Date().toISOString(), ...event })),
+        });
+      },
+    },
+  };
+}
+
+let pgReached: Promise<void> | undefined;
+
+/** A fresh schema on the test PostgreSQL, dropped when the stack closes. Fails loudly when the server does not answer. */
+async function openPostgresSchema(): Promise<{ store: Store; drop: () => Promise<void> }> {
+  pgReached ??= withPg(async () => {});
+  await pgReached;
+  const schema = `v2gw_modes_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const store = await openStore(PG_URL, { schema, poolSize: 4 });
+  return { store, drop: async () => { await withPg((client) => client.query(`drop schema if exists ${schema} cascade`)); } };
+}
+
+/** Runs `work` on a fresh connection to the test server, naming the server in the error when it is not there. */
+export async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(`PostgreSQL is not reachable at ${PG_URL} (${(error as Error).message}); start it or set V2GW_TEST_PG_URL. These tests never skip.`);
+  }
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
