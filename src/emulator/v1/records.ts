@@ -98,7 +98,6 @@ export interface StoreContext {
   now(): string;
   /** The group a resource is created in: "" is 3 (naming `param`), a missing group 5. */
   parentGroup(parent: string, param: string): string;
-  groupExists(id: string): boolean;
   role(id: string): V1Role | undefined;
   identity(id: string): V1Identity | undefined;
   repoExists(id: string): boolean;

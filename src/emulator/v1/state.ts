@@ -236,7 +236,6 @@ export class EmulatorState {
       clock: () => this.#clock(),
       now: () => this.#now(),
       parentGroup: (parent, param) => this.#parentGroup(parent, param),
-      groupExists: (id) => this.#groups.has(id),
       role: (id) => this.#roles.get(id),
       identity: (id) => this.#identities.get(id),
       repoExists: (id) => this.#repos.has(id),
