@@ -2,7 +2,8 @@
 #   docker build -t v2gw .
 #   docker run --rm -p 8080:8080 -e V2GW_V1_URL=https://v1.example.internal v2gw
 # Every flag of src/config.ts has a V2GW_ environment variable. Without
-# V2GW_V1_URL the gateway serves an in-process demo emulator, not a real backend.
+# V2GW_V1_URL the gateway serves an in-process demo emulator, not a real backend;
+# with V2GW_MODE=native it serves v2 from its own store (/data, or V2GW_STORE=postgres://…).
 # Node 24 runs the TypeScript sources directly (type stripping): no build step,
 # and no devDependency (typescript, vitest, the `node` npm package) at runtime.
 
@@ -22,6 +23,11 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY src ./src
 COPY mappings ./mappings
+# The embedded store (times v1 omits; everything in native mode) lives on a volume the
+# process may write, so it survives a restart; mount a PersistentVolume or emptyDir here.
+RUN mkdir -p /data && chown node:node /data
+ENV V2GW_DATA_DIR=/data
+VOLUME /data
 USER node
 EXPOSE 8080
 STOPSIGNAL SIGTERM
