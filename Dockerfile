@@ -23,10 +23,10 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY src ./src
 COPY mappings ./mappings
-# The embedded store (times v1 omits; everything in native mode) lives on a volume the
-# process may write, so it survives a restart; mount a PersistentVolume or emptyDir here.
+# A writable place for the embedded store (times v1 omits; everything in native mode):
+# run with -e V2GW_DATA_DIR=/data and a volume there to keep it across restarts. Not set
+# by default, because --data-dir and --store (PostgreSQL) exclude each other.
 RUN mkdir -p /data && chown node:node /data
-ENV V2GW_DATA_DIR=/data
 VOLUME /data
 USER node
 EXPOSE 8080
