@@ -96,6 +96,17 @@ export function describeModes(
 
 // ---- translate ---------------------------------------------------------------
 
+/** The field specs as a writer that may set everything sees them: fixtures model what the server holds, output-only fields too. */
+function writable(fields: ResourceMapping['fields']): ResourceMapping['fields'] {
+  return Object.fromEntries(Object.entries(fields).map(([key, spec]) => {
+    const { outputOnly: _outputOnly, ...rest } = spec;
+    return [key, spec.fields ? { ...rest, fields: writable(spec.fields) } : rest];
+  }));
+}
+
+/** A fixture's v2 fields in the v1 shape the emulator stores. */
+const asV1 = (mapping: ResourceMapping, fields: Json): never => toV1(writable(mapping.fields), fields) as never;
+
 function translateStack(stack: Stack): ModeStack {
   const state = stack.emulator.state;
   return {
@@ -106,13 +117,13 @@ function translateStack(stack: Stack): ModeStack {
     close: () => stack.close(),
     fixtures: {
       async repo(parent, fields) {
-        return state.createRepo(parent, toV1(repos.fields, fields) as never).id;
+        return state.createRepo(parent, asV1(repos, fields)).id;
       },
       async tag(repo, fields) {
-        return state.createTag(repo, toV1(tags.fields, fields) as never).id;
+        return state.createTag(repo, asV1(tags, fields)).id;
       },
       async advisory(parent, fields) {
-        return state.createAdvisory(parent, toV1(advisories.fields, fields) as never).id;
+        return state.createAdvisory(parent, asV1(advisories, fields)).id;
       },
     },
   };
