@@ -23,9 +23,17 @@ export interface NormalizeOptions {
  * `undefined` for oneof members and optionals, which are then absent.
  */
 export function zeroOf(spec: FieldSpec): unknown {
-  const { lookup: _lookup, secret: _secret, inputOnly: _inputOnly, ...plain } = spec;
-  return renderV2({ zero: { ...plain, v1: null } }, {}).zero;
+  if (!ZEROS.has(spec)) {
+    const { lookup: _lookup, secret: _secret, inputOnly: _inputOnly, ...plain } = spec;
+    ZEROS.set(spec, renderV2({ zero: { ...plain, v1: null } }, {}).zero);
+  }
+  const zero = ZEROS.get(spec);
+  // [] and {} are handed out fresh: documents are mutated after they are built.
+  return typeof zero === 'object' && zero !== null ? structuredClone(zero) : zero;
 }
+
+/** Zero values by spec: rendering one is cheap, but a page renders thousands. */
+const ZEROS = new WeakMap<FieldSpec, unknown>();
 
 /** The document built from `value` under `fields` (see NormalizeOptions); keys no field declares are dropped. */
 export function normalize(fields: Fields, value: Json, options: NormalizeOptions): Json {
@@ -55,6 +63,6 @@ function normalizeOne(spec: FieldSpec, raw: unknown, options: NormalizeOptions):
     case 'map': return isObject(raw) ? { ...raw } : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;
     case 'int64': return typeof raw === 'number' || typeof raw === 'string' ? String(raw) : undefined;
-    default: return structuredClone(raw);
+    default: return typeof raw === 'object' ? structuredClone(raw) : raw;
   }
 }
