@@ -24,6 +24,11 @@ export interface Dialect {
   number(path: readonly string[]): Sql<number>;
   /** The string at `path`; NULL when the value there is not a string. */
   text(path: readonly string[]): Sql<string | null>;
+  /**
+   * The same value, but not a candidate for index use. SQLite plans without
+   * statistics on ranges, so it is told; PostgreSQL's planner has them.
+   */
+  unindexed(expr: Sql): Sql;
   /** Makes a text expression compare by bytes (code points). */
   binary(expr: Sql): Sql<string>;
   /** True when the string at `path`, or any string element of the array there, contains `needle` (already lower-cased). */
@@ -63,6 +68,8 @@ export const sqliteDialect: Dialect = {
   rank: (path) => sql<number>`(case json_type(body, ${sqlitePath(path)}) when 'text' then 3 when 'integer' then 2 when 'real' then 2 when 'true' then 1 when 'false' then 1 else 0 end)`,
   number: (path) => sql<number>`(case json_type(body, ${sqlitePath(path)}) when 'integer' then json_extract(body, ${sqlitePath(path)}) when 'real' then json_extract(body, ${sqlitePath(path)}) when 'true' then 1 else 0 end)`,
   text: (path) => sql<string | null>`(case json_type(body, ${sqlitePath(path)}) when 'text' then json_extract(body, ${sqlitePath(path)}) end)`,
+  // Unary + is SQLite's documented way to keep a term off an index.
+  unindexed: (expr) => sql`+${expr}`,
   binary: (expr) => expr as Sql<string>,
   anyContains: (path, needle) =>
     sql<boolean>`(json_type(body, ${sqlitePath(path)}) in ('text', 'array') and exists (select 1 from json_each(body, ${sqlitePath(path)}) as e where e.type = 'text' and instr(lower(e.value), ${needle}) > 0))`,
@@ -86,6 +93,7 @@ export const postgresDialect: Dialect = {
   rank: (path) => sql<number>`(case json_typeof(body #> ${pgPath(path)}) when 'string' then 3 when 'number' then 2 when 'boolean' then 1 else 0 end)`,
   number: (path) => sql<number>`(case json_typeof(body #> ${pgPath(path)}) when 'number' then (body #>> ${pgPath(path)})::numeric when 'boolean' then (case body #>> ${pgPath(path)} when 'true' then 1 else 0 end) else 0 end)`,
   text: (path) => sql<string | null>`(case json_typeof(body #> ${pgPath(path)}) when 'string' then body #>> ${pgPath(path)} end)`,
+  unindexed: (expr) => expr,
   binary: (expr) => sql<string>`(${expr} collate "C")`,
   anyContains: (path, needle) =>
     sql<boolean>`exists (select 1 from json_array_elements(case json_typeof(body #> ${pgPath(path)}) when 'array' then body #> ${pgPath(path)} when 'string' then json_build_array(body #> ${pgPath(path)}) end) as e where json_typeof(e) = 'string' and strpos(lower((e #>> '{}') collate "C"), ${needle}) > 0)`,

@@ -27,52 +27,60 @@ export function ancestorsOf(value: string): string[] {
   return out;
 }
 
-function startsWithSlash(expr: Sql, prefix: string): Sql<boolean> {
-  return sql<boolean>`(${expr} >= ${`${prefix}/`} and ${expr} < ${`${prefix}0`})`;
+/** Which side of a range a column comparison bounds; `point` names rows outright (eq, in). */
+export type Bound = 'lower' | 'upper' | 'both' | 'point';
+
+/** How a filter refers to a column: index-hints.ts may keep a comparison off an index. */
+export type ColumnRef = (column: string, bound: Bound) => Sql;
+
+const plainColumn: ColumnRef = (column) => sql.ref(column);
+
+function startsWithSlash(lower: Sql, upper: Sql, prefix: string): Sql<boolean> {
+  return sql<boolean>`(${lower} >= ${`${prefix}/`} and ${upper} < ${`${prefix}0`})`;
 }
 
-export function filterCondition(d: Dialect, filter: StoreFilter): Sql<boolean> {
+export function filterCondition(d: Dialect, filter: StoreFilter, columnRef: ColumnRef = plainColumn): Sql<boolean> {
   const ref = fieldRef(filter.field);
   const isColumn = 'column' in ref;
   // Body text compares by bytes too: a database's default collation may be a locale's.
-  const expr: Sql = isColumn ? sql.ref(ref.column) : d.binary(d.text(ref.path));
+  const expr = (bound: Bound): Sql => (isColumn ? columnRef(ref.column, bound) : d.binary(d.text(ref.path)));
   switch (filter.op) {
     case 'eq': {
       if (typeof filter.value === 'boolean') {
         if (isColumn) return NONE;
         return sql<boolean>`(${d.rank(ref.path)} = 1 and ${d.number(ref.path)} = ${filter.value ? 1 : 0})`;
       }
-      return sql<boolean>`${expr} = ${stringValue(filter)}`;
+      return sql<boolean>`${expr('point')} = ${stringValue(filter)}`;
     }
     case 'in': {
       if (!Array.isArray(filter.value)) throw new TypeError(`store: filter in on ${filter.field} needs a list`);
-      return filter.value.length === 0 ? NONE : d.inList(expr, filter.value);
+      return filter.value.length === 0 ? NONE : d.inList(expr('point'), filter.value);
     }
     case 'descendantOf':
-      return startsWithSlash(expr, stringValue(filter));
+      return startsWithSlash(expr('lower'), expr('upper'), stringValue(filter));
     case 'childOf': {
       const parent = stringValue(filter);
       // The parent column is the uid's parent (contract), and (kind, parent) is indexed.
-      if (isColumn && ref.column === 'uid') return sql<boolean>`parent = ${parent}`;
-      return sql<boolean>`(${startsWithSlash(expr, parent)} and substr(${expr}, length(cast(${parent} as text)) + 2) not like '%/%')`;
+      if (isColumn && ref.column === 'uid') return sql<boolean>`${columnRef('parent', 'both')} = ${parent}`;
+      return sql<boolean>`(${startsWithSlash(expr('lower'), expr('upper'), parent)} and substr(${expr('both')}, length(cast(${parent} as text)) + 2) not like '%/%')`;
     }
     case 'ancestorOf': {
       const ancestors = ancestorsOf(stringValue(filter));
-      return ancestors.length === 0 ? NONE : d.inList(expr, ancestors);
+      return ancestors.length === 0 ? NONE : d.inList(expr('point'), ancestors);
     }
     case 'inRoot': {
       if (typeof filter.value !== 'boolean') throw new TypeError(`store: filter inRoot on ${filter.field} needs a boolean`);
-      return filter.value ? sql<boolean>`${expr} not like '%/%'` : sql<boolean>`${expr} like '%/%'`;
+      return filter.value ? sql<boolean>`${expr('both')} not like '%/%'` : sql<boolean>`${expr('both')} like '%/%'`;
     }
     case 'gte': {
       const value = stringValue(filter);
-      if (isColumn) return sql<boolean>`${expr} >= ${value}`;
+      if (isColumn) return sql<boolean>`${expr('lower')} >= ${value}`;
       // Body strings compare as the gateway does (code units), via the text key.
-      return sql<boolean>`(${expr} is not null and ${textKeyTerm(d, ref.path)} >= ${d.binary(sql`${textKey(value)}`)})`;
+      return sql<boolean>`(${expr('lower')} is not null and ${textKeyTerm(d, ref.path)} >= ${d.binary(sql`${textKey(value)}`)})`;
     }
     case 'contains': {
       const needle = asciiLower(stringValue(filter));
-      return isColumn ? d.contains(expr, needle) : d.anyContains(ref.path, needle);
+      return isColumn ? d.contains(expr('both'), needle) : d.anyContains(ref.path, needle);
     }
   }
 }

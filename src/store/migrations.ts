@@ -5,9 +5,10 @@
  * advisory lock, so replicas starting together migrate once; SQLite's is the
  * write lock of the BEGIN IMMEDIATE transaction the migrations run in.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Expression, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { textKeyTerm, type Dialect } from './dialect.ts';
+import { sortColumns } from './fields.ts';
 import { RESOURCES, TIMES } from './schema.ts';
 import { TEXT_KEY_FUNCTION, TEXT_KEY_SQL_BODY } from './text-key.ts';
 
@@ -55,6 +56,28 @@ function initial(d: Dialect): Migration {
   };
 }
 
+/**
+ * `name`'s sort terms as generated columns (virtual in SQLite, stored in
+ * PostgreSQL, which has no other kind), indexed in place of 0001's expression
+ * index: SQLite seeks a keyset cursor's row-value comparison on columns only,
+ * and walked the whole index from its start for every page.
+ */
+function sortColumnsForName(d: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      const path = ['name'];
+      const [rank, number, key] = sortColumns('name');
+      const generated = (c: ColumnDefinitionBuilder, expr: Expression<unknown>) =>
+        d.engine === 'postgres' ? c.generatedAlwaysAs(expr).stored() : c.generatedAlwaysAs(expr);
+      await db.schema.alterTable(RESOURCES).addColumn(rank, 'integer', (c) => generated(c, d.rank(path))).execute();
+      await db.schema.alterTable(RESOURCES).addColumn(number, 'numeric', (c) => generated(c, d.number(path))).execute();
+      await db.schema.alterTable(RESOURCES).addColumn(key, d.textType, (c) => generated(c, textKeyTerm(d, path))).execute();
+      await db.schema.dropIndex(`${RESOURCES}_name`).execute();
+      await db.schema.createIndex(`${RESOURCES}_name`).on(RESOURCES).columns(['kind', rank, number, key, 'uid']).execute();
+    },
+  };
+}
+
 export function migrationProvider(d: Dialect): MigrationProvider {
-  return { getMigrations: async () => ({ '0001_initial': initial(d) }) };
+  return { getMigrations: async () => ({ '0001_initial': initial(d), '0002_name_sort_columns': sortColumnsForName(d) }) };
 }

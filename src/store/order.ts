@@ -3,10 +3,10 @@
  * cursor" in that order.
  *
  * A column key is one term. A body key is three (see dialect.ts: rank, number,
- * text key), none of them ever NULL, so the SQL order equals compareValues'
- * order, absent values first, and tuples compare without NULL cases. The
- * cursor's JSON values are turned into the same three terms here, in
- * JavaScript, with the same rules.
+ * text key; generated columns for the fields in SORTED_BODY_FIELDS), none of
+ * them ever NULL, so the SQL order equals compareValues' order, absent values
+ * first, and tuples compare without NULL cases. The cursor's JSON values are
+ * turned into the same three terms here, in JavaScript, with the same rules.
  *
  * The condition groups consecutive terms of one direction into a row-value
  * comparison, `(a, b) > (?, ?)`, which both engines can answer with an index
@@ -44,7 +44,10 @@ export function sortTerms(d: Dialect, order: readonly OrderKey[]): SortTerm[] {
   return order.flatMap(({ field, desc }) => {
     const ref = fieldRef(field);
     if ('column' in ref) return [{ expr: sql.ref(ref.column), desc }];
-    return [d.rank(ref.path), d.number(ref.path), textKeyTerm(d, ref.path)].map((expr) => ({ expr, desc }));
+    const exprs = ref.sortColumns
+      ? ref.sortColumns.map((column) => sql.ref(column))
+      : [d.rank(ref.path), d.number(ref.path), textKeyTerm(d, ref.path)];
+    return exprs.map((expr) => ({ expr, desc }));
   });
 }
 

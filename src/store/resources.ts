@@ -8,12 +8,13 @@ import type { Json, ResourceStore, StoredResource, StoreListQuery, StoreListResu
 import { StoreConflictError } from './types.ts';
 import type { Dialect } from './dialect.ts';
 import { filterCondition } from './filters.ts';
+import { pageColumnRef } from './index-hints.ts';
 import { afterCondition, cursorTermValues, orderByClause, sortTerms } from './order.ts';
-import { RESOURCES, type Database, type ResourcesTable } from './schema.ts';
+import { RESOURCE_COLUMNS, RESOURCES, type Database, type ResourcesTable } from './schema.ts';
 
 export type Executor = () => Kysely<Database>;
 
-function toResource(d: Dialect, row: ResourcesTable): StoredResource {
+function toResource(d: Dialect, row: Pick<ResourcesTable, (typeof RESOURCE_COLUMNS)[number]>): StoredResource {
   return {
     kind: row.kind,
     uid: row.uid,
@@ -54,7 +55,7 @@ export class Resources implements ResourceStore {
   }
 
   async get(kind: string, uid: string): Promise<StoredResource | undefined> {
-    const row = await this.#db().selectFrom(RESOURCES).selectAll().where('kind', '=', kind).where('uid', '=', uid).executeTakeFirst();
+    const row = await this.#db().selectFrom(RESOURCES).select(RESOURCE_COLUMNS).where('kind', '=', kind).where('uid', '=', uid).executeTakeFirst();
     return row && toResource(this.#d, row);
   }
 
@@ -64,7 +65,7 @@ export class Resources implements ResourceStore {
       .set({ body: this.#d.encodeBody(body), update_time: updateTime })
       .where('kind', '=', kind)
       .where('uid', '=', uid)
-      .returningAll()
+      .returning(RESOURCE_COLUMNS)
       .executeTakeFirst();
     return row && toResource(this.#d, row);
   }
@@ -76,23 +77,24 @@ export class Resources implements ResourceStore {
 
   async list(query: StoreListQuery): Promise<StoreListResult> {
     const d = this.#d;
-    const filtered = this.#db()
-      .selectFrom(RESOURCES)
-      .where('kind', '=', query.kind)
-      .where((eb) => eb.and(query.filters.map((f) => filterCondition(d, f))));
+    const pageColumn = pageColumnRef(d, query.order, query.after !== undefined);
+    let counted = this.#db().selectFrom(RESOURCES).where('kind', '=', query.kind);
+    let page = this.#db().selectFrom(RESOURCES).select(RESOURCE_COLUMNS).where('kind', '=', query.kind);
+    for (const filter of query.filters) {
+      counted = counted.where(filterCondition(d, filter));
+      page = page.where(filterCondition(d, filter, pageColumn));
+    }
     const terms = sortTerms(d, query.order);
-    let page = filtered.selectAll();
     if (query.after) page = page.where(afterCondition(terms, cursorTermValues(query.order, query.after)));
-    // One row past the page tells whether more follow.
-    const rows = await page
-      .orderBy(orderByClause(terms))
-      .limit(query.limit + 1)
-      .offset(query.skip)
-      .execute();
-    const counted = await filtered.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    // One row past the page tells whether more follow. PostgreSQL runs the two on two
+    // connections at once; SQLite's one connection takes them in turn.
+    const [rows, count] = await Promise.all([
+      page.orderBy(orderByClause(terms)).limit(query.limit + 1).offset(query.skip).execute(),
+      counted.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
     return {
       rows: rows.slice(0, query.limit).map((row) => toResource(d, row)),
-      total: Number(counted.n),
+      total: Number(count.n),
       more: rows.length > query.limit,
     };
   }

@@ -15,6 +15,9 @@ export interface ResourcesTable {
   update_time: string;
 }
 
+/** The columns a StoredResource is read from (the table also has generated sort columns). */
+export const RESOURCE_COLUMNS = ['kind', 'uid', 'parent', 'body', 'create_time', 'update_time'] as const;
+
 export interface TimesTable {
   kind: string;
   uid: string;
