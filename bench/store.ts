@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { openStore, type OpenStoreOptions } from '../src/store/open.ts';
 import type { Store, StoredResource } from '../src/store/types.ts';
 import type { OrderKey } from '../src/aip/order-by.ts';
-import pg from 'pg';
 
 const ROWS = 10_000;
 const PAGE = 50;
@@ -31,7 +30,9 @@ function resource(i: number): StoredResource {
   return { kind: 'groups', uid, parent: ROOT, body: { uid, name, description: 'x'.repeat(120), roles: ['viewer'] }, createTime: now, updateTime: now };
 }
 
-async function withPg(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+async function withPg(work: (client: import('pg').Client) => Promise<unknown>): Promise<void> {
+  // Loaded here only: the SQLite figures are for a process that never loads pg.
+  const pg = (await import('pg')).default;
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
@@ -71,6 +72,7 @@ async function run(engine: 'sqlite' | 'postgres'): Promise<void> {
     const [first, openFresh] = await timed(() => openStore(location, options));
     await first.close();
     const [store, openAgain] = await timed(() => openStore(location, options));
+    const rssOpenMb = process.memoryUsage().rss / 2 ** 20;
     const rows = Array.from({ length: ROWS }, (_, i) => resource(i));
     const [, insertMs] = await timed(async () => {
       for (const r of rows) await store.resources.insert(r);
@@ -91,7 +93,7 @@ async function run(engine: 'sqlite' | 'postgres'): Promise<void> {
       `${engine.padEnd(8)} open ${fmt(openFresh)} ms (fresh, migrating) / ${fmt(openAgain)} ms (again); ` +
         `insert ${fmt((insertMs * 1000) / ROWS)} µs; get ${fmt((getMs * 1000) / GETS)} µs; ` +
         `page of ${PAGE} of ${ROWS}: by uid ${perPage(byUid)} µs, by name ${perPage(byName)} µs, by name desc ${perPage(byNameDesc)} µs; ` +
-        `RSS ${fmt(rssMb)} MB`,
+        `RSS ${fmt(rssOpenMb)} MB open, ${fmt(rssMb)} MB at the end`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -9,15 +9,20 @@
 import type { Store } from './types.ts';
 import { postgresDialect, sqliteDialect } from './dialect.ts';
 import { KyselyStore, migrate } from './kysely-store.ts';
-import { isPostgresUrl, openPostgres, type PostgresOptions } from './postgres.ts';
-import { openSqlite, type SqliteOptions } from './sqlite.ts';
+import type { PostgresOptions } from './postgres.ts';
+import type { SqliteOptions } from './sqlite.ts';
 
 export type OpenStoreOptions = PostgresOptions & SqliteOptions;
+
+export const isPostgresUrl = (location: string): boolean => /^postgres(?:ql)?:\/\//i.test(location);
 
 export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {
   const postgres = isPostgresUrl(location);
   const dialect = postgres ? postgresDialect : sqliteDialect;
-  const db = postgres ? openPostgres(location, options) : openSqlite(location, options);
+  // Each engine's driver is loaded only when used: a sidecar on SQLite never loads pg.
+  const db = postgres
+    ? (await import('./postgres.ts')).openPostgres(location, options)
+    : (await import('./sqlite.ts')).openSqlite(location, options);
   try {
     await migrate(db, dialect, postgres ? (options.schema ?? 'public') : undefined);
   } catch (error) {

@@ -14,8 +14,6 @@ export interface PostgresOptions {
   poolSize?: number;
 }
 
-export const isPostgresUrl = (location: string): boolean => /^postgres(?:ql)?:\/\//i.test(location);
-
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function openPostgres(url: string, options: PostgresOptions = {}): Kysely<Database> {
