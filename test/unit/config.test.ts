@@ -35,6 +35,8 @@ describe('loadConfig defaults', () => {
       pageTokenKeyFile: undefined,
       bodyLimit: 1_048_576,
       maxFanOut: 16,
+      hydrationCacheMs: 2000,
+      mode: 'translate',
       logLevel: 'info',
       debugHeaders: false,
     });
@@ -57,6 +59,7 @@ describe('loadConfig from the environment', () => {
       V2GW_PAGE_TOKEN_KEY: 'sixteen-chars-ok',
       V2GW_BODY_LIMIT: '2048',
       V2GW_MAX_FAN_OUT: '4',
+      V2GW_HYDRATION_CACHE_MS: '0',
       V2GW_LOG_LEVEL: 'debug',
       V2GW_DEBUG_HEADERS: 'true',
     });
@@ -69,6 +72,8 @@ describe('loadConfig from the environment', () => {
       pageTokenKeyFile: undefined,
       bodyLimit: 2048,
       maxFanOut: 4,
+      hydrationCacheMs: 0,
+      mode: 'translate',
       logLevel: 'debug',
       debugHeaders: true,
     });
