@@ -2,10 +2,16 @@
  * Store micro-benchmark, both engines, one process each (so RSS is the
  * engine's): open (fresh, then again), 10,000 single-row inserts, gets, and
  * walking all 10,000 rows in keyset pages of 50 by uid and by name (asc, and
- * desc — which ends with `uid asc`, so mixed directions).
+ * desc — which ends with `uid asc`, so mixed directions); each page also counts
+ * the total, as the contract has it. Times are wall clock per operation.
  *
- *   node bench/store.ts                 both engines (PostgreSQL at V2GW_BENCH_PG_URL or the local one)
- *   node bench/store.ts sqlite|postgres one engine, in this process
+ * `raw` is the floor under the embedded engine, measured in the same run: bare
+ * `node:sqlite` (same pragmas, a primary key and nothing else: no query
+ * builder, no sort columns, no count), so a loaded machine's figures can be
+ * read as ratios.
+ *
+ *   node bench/store.ts                     all three (PostgreSQL at V2GW_BENCH_PG_URL or the local one)
+ *   node bench/store.ts raw|sqlite|postgres one, in this process
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +35,8 @@ function resource(i: number): StoredResource {
   const now = new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString();
   return { kind: 'groups', uid, parent: ROOT, body: { uid, name, description: 'x'.repeat(120), roles: ['viewer'] }, createTime: now, updateTime: now };
 }
+
+const fmt = (n: number) => n.toFixed(n < 10 ? 1 : 0);
 
 async function withPg(work: (client: import('pg').Client) => Promise<unknown>): Promise<void> {
   // Loaded here only: the SQLite figures are for a process that never loads pg.
@@ -67,7 +75,6 @@ async function run(engine: 'sqlite' | 'postgres'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'v2gw-bench-'));
   const location = engine === 'sqlite' ? dir : PG_URL;
   const options: OpenStoreOptions = engine === 'postgres' ? { schema: `v2gw_bench_${process.pid}` } : {};
-  const fmt = (n: number) => n.toFixed(n < 10 ? 1 : 0);
   try {
     const [first, openFresh] = await timed(() => openStore(location, options));
     await first.close();
@@ -101,11 +108,54 @@ async function run(engine: 'sqlite' | 'postgres'): Promise<void> {
   }
 }
 
+/** Bare node:sqlite: the same rows, inserts, gets and uid pages, nothing else. */
+async function runRaw(): Promise<void> {
+  const { DatabaseSync } = await import('node:sqlite');
+  const dir = mkdtempSync(join(tmpdir(), 'v2gw-bench-'));
+  try {
+    const [db, openMs] = await timed(async () => {
+      const db = new DatabaseSync(join(dir, 'raw.sqlite'));
+      db.exec('pragma journal_mode = wal; pragma synchronous = normal');
+      db.exec('create table r (kind text, uid text, parent text, body text, create_time text, update_time text, primary key (kind, uid))');
+      return db;
+    });
+    const rows = Array.from({ length: ROWS }, (_, i) => resource(i));
+    const insert = db.prepare('insert into r values (?, ?, ?, ?, ?, ?)');
+    const [, insertMs] = await timed(async () => {
+      for (const r of rows) insert.run(r.kind, r.uid, r.parent, JSON.stringify(r.body), r.createTime, r.updateTime);
+    });
+    const get = db.prepare('select * from r where kind = ? and uid = ?');
+    const [, getMs] = await timed(async () => {
+      for (let i = 0; i < GETS; i++) JSON.parse((get.get('groups', rows[(i * 7919) % ROWS]!.uid) as { body: string }).body);
+    });
+    const page = db.prepare('select * from r where kind = ? and uid > ? order by uid limit ?');
+    let pages = 0;
+    const [, pageMs] = await timed(async () => {
+      for (let after = ''; ; pages++) {
+        const got = page.all('groups', after, PAGE + 1) as { uid: string; body: string }[];
+        for (const r of got.slice(0, PAGE)) JSON.parse(r.body);
+        if (got.length <= PAGE) break;
+        after = got[PAGE - 1]!.uid;
+      }
+    });
+    const rssMb = process.memoryUsage().rss / 2 ** 20;
+    db.close();
+    console.log(
+      `raw      open ${fmt(openMs)} ms; insert ${fmt((insertMs * 1000) / ROWS)} µs; get ${fmt((getMs * 1000) / GETS)} µs; ` +
+        `page of ${PAGE} of ${ROWS}: by uid ${fmt((pageMs * 1000) / (pages + 1))} µs; RSS ${fmt(rssMb)} MB at the end`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const only = process.argv[2];
-if (only === 'sqlite' || only === 'postgres') {
+if (only === 'raw') {
+  await runRaw();
+} else if (only === 'sqlite' || only === 'postgres') {
   await run(only);
 } else {
-  for (const engine of ['sqlite', 'postgres']) {
+  for (const engine of ['raw', 'sqlite', 'postgres']) {
     spawnSync(process.execPath, [fileURLToPath(import.meta.url), engine], { stdio: 'inherit' });
   }
 }

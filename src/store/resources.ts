@@ -86,17 +86,15 @@ export class Resources implements ResourceStore {
     }
     const terms = sortTerms(d, query.order);
     if (query.after) page = page.where(afterCondition(terms, cursorTermValues(query.order, query.after)));
-    // One row past the page tells whether more follow. PostgreSQL runs the two on two
-    // connections at once; SQLite's one connection takes them in turn.
-    const [rows, count] = await Promise.all([
-      page.orderBy(orderByClause(terms)).limit(query.limit + 1).offset(query.skip).execute(),
-      counted.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return {
-      rows: rows.slice(0, query.limit).map((row) => toResource(d, row)),
-      total: Number(count.n),
-      more: rows.length > query.limit,
-    };
+    // One row past the page tells whether more follow.
+    const rows = await page.orderBy(orderByClause(terms)).limit(query.limit + 1).offset(query.skip).execute();
+    const more = rows.length > query.limit;
+    // A first page that holds the last match has counted them already (most lists are
+    // short); otherwise COUNT reads every match's index entry.
+    const total = !query.after && !more && rows.length > 0
+      ? query.skip + rows.length
+      : Number((await counted.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    return { rows: rows.slice(0, query.limit).map((row) => toResource(d, row)), total, more };
   }
 
   async countChildren(parent: string, kinds: readonly string[]): Promise<Record<string, number>> {
