@@ -39,7 +39,7 @@ export interface Dialect {
   inList(expr: Sql, values: readonly string[]): Sql<boolean>;
   /** A subquery of one column, `value`, over `values`, for INSERT … SELECT. */
   listSource(values: readonly string[]): Sql;
-  encodeBody(body: Json): unknown;
+  encodeBody(body: Json): string;
   decodeBody(raw: unknown): Json;
 }
 

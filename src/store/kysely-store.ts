@@ -14,6 +14,7 @@ import { Migrator } from 'kysely/migration';
 import type { Store } from './types.ts';
 import type { Dialect } from './dialect.ts';
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.ts';
+import { resourceQueries, type ResourceQueries } from './prepared.ts';
 import { Resources } from './resources.ts';
 import type { Database } from './schema.ts';
 import { Timestamps } from './timestamps.ts';
@@ -49,21 +50,23 @@ export class KyselyStore implements Store {
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
   readonly #scope = new AsyncLocalStorage<Scope>();
+  readonly #queries: ResourceQueries;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.#db = db;
     this.#dialect = dialect;
     this.engine = dialect.engine;
+    this.#queries = resourceQueries(db);
     const current = () => {
       const scope = this.#scope.getStore();
       return scope?.open ? scope.trx : this.#db;
     };
-    this.resources = new Resources(current, dialect);
+    this.resources = new Resources(current, dialect, this.#queries);
     this.timestamps = new Timestamps(current, dialect);
   }
 
   #views(trx: Kysely<Database>): Views {
-    return { resources: new Resources(() => trx, this.#dialect), timestamps: new Timestamps(() => trx, this.#dialect) };
+    return { resources: new Resources(() => trx, this.#dialect, this.#queries), timestamps: new Timestamps(() => trx, this.#dialect) };
   }
 
   async transaction<T>(work: (store: Views) => Promise<T>): Promise<T> {

@@ -10,11 +10,12 @@ import type { Dialect } from './dialect.ts';
 import { filterCondition } from './filters.ts';
 import { pageColumnRef } from './index-hints.ts';
 import { afterCondition, cursorTermValues, orderByClause, sortTerms } from './order.ts';
-import { RESOURCE_COLUMNS, RESOURCES, type Database, type ResourcesTable } from './schema.ts';
+import type { ResourceQueries, ResourceRow } from './prepared.ts';
+import { RESOURCE_COLUMNS, RESOURCES, type Database } from './schema.ts';
 
 export type Executor = () => Kysely<Database>;
 
-function toResource(d: Dialect, row: Pick<ResourcesTable, (typeof RESOURCE_COLUMNS)[number]>): StoredResource {
+function toResource(d: Dialect, row: ResourceRow): StoredResource {
   return {
     kind: row.kind,
     uid: row.uid,
@@ -28,51 +29,31 @@ function toResource(d: Dialect, row: Pick<ResourcesTable, (typeof RESOURCE_COLUM
 export class Resources implements ResourceStore {
   readonly #db: Executor;
   readonly #d: Dialect;
+  readonly #q: ResourceQueries;
 
-  constructor(db: Executor, dialect: Dialect) {
+  constructor(db: Executor, dialect: Dialect, queries: ResourceQueries) {
     this.#db = db;
     this.#d = dialect;
+    this.#q = queries;
   }
 
   async insert(r: StoredResource): Promise<void> {
-    // ON CONFLICT DO NOTHING rather than catching a unique violation: in PostgreSQL
-    // an error would abort the caller's whole transaction.
-    const result = await this.#db()
-      .insertInto(RESOURCES)
-      .values({
-        kind: r.kind,
-        uid: r.uid,
-        parent: r.parent,
-        body: this.#d.encodeBody(r.body),
-        create_time: r.createTime,
-        update_time: r.updateTime,
-      })
-      .onConflict((oc) => oc.columns(['kind', 'uid']).doNothing())
-      .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) {
-      throw new StoreConflictError(`${r.kind} ${r.uid} already exists`);
-    }
+    const result = await this.#q.insert(this.#db(), r.kind, r.uid, r.parent, this.#d.encodeBody(r.body), r.createTime, r.updateTime);
+    if (Number(result.numAffectedRows ?? 0) === 0) throw new StoreConflictError(`${r.kind} ${r.uid} already exists`);
   }
 
   async get(kind: string, uid: string): Promise<StoredResource | undefined> {
-    const row = await this.#db().selectFrom(RESOURCES).select(RESOURCE_COLUMNS).where('kind', '=', kind).where('uid', '=', uid).executeTakeFirst();
+    const row = (await this.#q.get(this.#db(), kind, uid)).rows[0];
     return row && toResource(this.#d, row);
   }
 
   async replace(kind: string, uid: string, body: Json, updateTime: string): Promise<StoredResource | undefined> {
-    const row = await this.#db()
-      .updateTable(RESOURCES)
-      .set({ body: this.#d.encodeBody(body), update_time: updateTime })
-      .where('kind', '=', kind)
-      .where('uid', '=', uid)
-      .returning(RESOURCE_COLUMNS)
-      .executeTakeFirst();
+    const row = (await this.#q.replace(this.#db(), this.#d.encodeBody(body), updateTime, kind, uid)).rows[0];
     return row && toResource(this.#d, row);
   }
 
   async delete(kind: string, uid: string): Promise<boolean> {
-    const result = await this.#db().deleteFrom(RESOURCES).where('kind', '=', kind).where('uid', '=', uid).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return Number((await this.#q.delete(this.#db(), kind, uid)).numAffectedRows ?? 0) > 0;
   }
 
   async list(query: StoreListQuery): Promise<StoreListResult> {
