@@ -1,6 +1,7 @@
 /**
  * Benchmark child: the gateway, built from the project's own configuration
- * (`--v1-url <url>`, plus any other src/config.ts flag), listening on a loopback
+ * (`--v1-url <url>`, or `--mode native` with a store, plus any other
+ * src/config.ts flag), listening on a loopback
  * port chosen by the OS, log level `warn`. Prints one JSON line `{"url"}` to
  * stdout once it is listening, then serves until its parent closes stdin or
  * sends SIGTERM/SIGINT.
@@ -10,8 +11,9 @@ import { buildGateway } from '../src/server.ts';
 import { stopWithParent } from './stop-with-parent.ts';
 
 const config = loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...process.argv.slice(2)], {});
-if (!config.v1Url) throw new Error('--v1-url is required');
-const app = await buildGateway({ ...config, v1Url: config.v1Url });
+// Translate mode needs a v1 to point at; native mode (--mode native) has none.
+if (config.mode === 'translate' && !config.v1Url) throw new Error('--v1-url is required');
+const app = await buildGateway(config);
 const url = await app.listen({ port: config.port, host: config.host });
 
 stopWithParent(() => app.close());

@@ -15,6 +15,12 @@ export interface NormalizeOptions {
   keepOutputOnly: boolean;
   /** Leave secret fields out (responses). */
   dropSecrets?: boolean;
+  /**
+   * `value` is a stored document, normalised when it was written and decoded
+   * afresh for this call: its scalars are taken as they are and nothing is
+   * cloned (a page renders thousands of values).
+   */
+  stored?: boolean;
 }
 
 /**
@@ -58,7 +64,9 @@ function normalizeValue(spec: FieldSpec, raw: unknown, options: NormalizeOptions
 
 function normalizeOne(spec: FieldSpec, raw: unknown, options: NormalizeOptions): unknown {
   if (raw === undefined || raw === null) return undefined;
-  switch (typeOf(spec)) {
+  const type = typeOf(spec);
+  if (options.stored && type !== 'message') return raw;
+  switch (type) {
     case 'message': return isObject(raw) ? normalize(spec.fields ?? {}, raw, options) : undefined;
     case 'map': return isObject(raw) ? { ...raw } : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;

@@ -324,11 +324,13 @@ export class NativeBackend implements Backend {
     const docs = rows.map((row) => normalize(
       mapping.fields,
       this.#document(mapping, row.uid, row.body, row.createTime, row.updateTime),
-      { keepOutputOnly: true, dropSecrets: true },
+      { keepOutputOnly: true, dropSecrets: true, stored: true },
     ));
-    if (!mapping.native?.references) return docs;
+    const references = Object.keys(mapping.native?.references ?? {});
+    if (references.length === 0) return docs;
     await hydrateReferences(this.#store.resources, mapping, rows, docs);
-    // An optional reference filled in late goes back to its place in the field order.
+    // An optional reference is absent from the zero-filled document, so it was appended: put it back in field order.
+    if (!references.some((field) => mapping.fields[field]?.optional)) return docs;
     const order = Object.keys(mapping.fields);
     return docs.map((doc) => Object.fromEntries(order.filter((key) => key in doc).map((key) => [key, doc[key]])));
   }

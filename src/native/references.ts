@@ -24,10 +24,17 @@ export function referencedUid(reference: NativeReference, row: Pick<StoredResour
   return typeof uid === 'string' && uid !== '' ? uid : undefined;
 }
 
+/** Up to this many uids are read one by one (a keyed lookup each); more go through `list` with an `in` filter. */
+const ONE_BY_ONE = 16;
+
 /** Fetches rows of one kind by uid. */
 export async function fetchByUid(store: ResourceStore, kind: string, uids: readonly string[]): Promise<Map<string, StoredResource>> {
   const found = new Map<string, StoredResource>();
   const unique = [...new Set(uids)];
+  if (unique.length <= ONE_BY_ONE) {
+    for (const row of await Promise.all(unique.map((uid) => store.get(kind, uid)))) if (row) found.set(row.uid, row);
+    return found;
+  }
   for (let i = 0; i < unique.length; i += CHUNK) {
     const chunk = unique.slice(i, i + CHUNK);
     const { rows } = await store.list({

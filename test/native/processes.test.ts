@@ -48,11 +48,15 @@ async function startGateway(args: string[]): Promise<Gateway> {
   return { child, client: new Client(address), stderr: () => stderr };
 }
 
+/** Resolves when the child has exited, at once if it already has. */
+function exited(child: ChildProcess): Promise<unknown> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
+}
+
 async function stop(gateway: Gateway, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (gateway.child.exitCode !== null || gateway.child.signalCode !== null) return;
-  const exited = once(gateway.child, 'exit');
+  const done = exited(gateway.child);
   gateway.child.kill(signal);
-  await exited;
+  await done;
 }
 
 describe('replicas on one PostgreSQL database', () => {
@@ -61,7 +65,7 @@ describe('replicas on one PostgreSQL database', () => {
   url.pathname = `/${database}`;
   afterAll(() => withPg((client) => client.query(`drop database if exists ${database} with (force)`)));
 
-  it('see the same data, and a page token minted by one is accepted by the other', async () => {
+  it('see the same data, and a page token minted by one is accepted by the other', { timeout: 60_000 }, async () => {
     await withPg((client) => client.query(`create database ${database}`));
     const [a, b] = await Promise.all([startGateway(['--store', url.toString(), '--page-token-key', KEY]), startGateway(['--store', url.toString(), '--page-token-key', KEY])]);
     try {
@@ -90,7 +94,7 @@ describe('replicas on one PostgreSQL database', () => {
     }
   });
 
-  it('without a shared key, a token from one replica is refused by the other', async () => {
+  it('without a shared key, a token from one replica is refused by the other', { timeout: 60_000 }, async () => {
     const [a, b] = await Promise.all([startGateway(['--store', url.toString()]), startGateway(['--store', url.toString()])]);
     try {
       const first = await a.client.get('/iam/v2beta1/roles', { page_size: 1 });
@@ -106,7 +110,7 @@ describe('durability on a data directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'v2gw-native-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps every acknowledged write through a SIGKILL in the middle of a burst', async () => {
+  it('keeps every acknowledged write through a SIGKILL in the middle of a burst', { timeout: 60_000 }, async () => {
     const first = await startGateway(['--data-dir', dir]);
     const org = (await first.client.post('/iam/v2beta1/groups', { name: 'burst' })).body.uid as string;
     const acknowledged: string[] = [];
@@ -127,7 +131,7 @@ describe('durability on a data directory', () => {
       }
     });
     await Promise.all(writers);
-    await once(first.child, 'exit').catch(() => {});
+    await exited(first.child);
     expect(first.child.signalCode).toBe('SIGKILL');
     expect(acknowledged.length).toBeGreaterThanOrEqual(150);
 
@@ -144,7 +148,7 @@ describe('durability on a data directory', () => {
     }
   });
 
-  it('keeps data across an orderly restart', async () => {
+  it('keeps data across an orderly restart', { timeout: 60_000 }, async () => {
     const before = await startGateway(['--data-dir', dir]);
     const created = (await before.client.post('/iam/v2beta1/groups', { name: 'survivor', description: 'still here' })).body;
     await stop(before);

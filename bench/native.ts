@@ -1,0 +1,215 @@
+/**
+ * `node bench/native.ts [--duration s] [--warmup s] [--connections n] [--groups n] [--engine sqlite|postgres|all] [--json file]`
+ *
+ * Native mode under load: the gateway serving v2 from its own store, no v1
+ * anywhere. For each engine (embedded SQLite on a data directory; PostgreSQL
+ * from V2GW_BENCH_PG_URL, default the local test server, in a database of its
+ * own), this process seeds one organisation with --groups child groups through
+ * the native backend itself, starts the gateway (`bench/gateway-process.ts
+ * --mode native`, the same buildGateway as the CLI) as a separate process on
+ * that store, and loads it with autocannon:
+ *
+ * - List: `GET /iam/v2beta1/groups?uidp.children_of=<org>&page_size=50` (the first page);
+ * - List deep: the same query with a page token from the middle of the walk (keyset resume);
+ * - Get: `GET /iam/v2beta1/groups/<uid>`.
+ *
+ * Reported: req/s, p50/p99 from each response's own timing, and the gateway
+ * process's CPU per request (from /proc). PostgreSQL's own CPU is not counted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { PageTokenCodec, pageTokenKey } from '../src/aip/page-token.ts';
+import { MappingRegistry } from '../src/engine/registry.ts';
+import { NativeBackend } from '../src/native/native-backend.ts';
+import { openStore } from '../src/store/open.ts';
+import { MAPPINGS } from '../mappings/index.ts';
+
+const AUTH = { authorization: 'Bearer bench' };
+const GATEWAY = new URL('./gateway-process.ts', import.meta.url).pathname;
+const PG_URL = process.env.V2GW_BENCH_PG_URL ?? process.env.V2GW_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    groups: { type: 'string', default: '10000' },
+    engine: { type: 'string', default: 'all' },
+    json: { type: 'string' },
+  },
+  strict: true,
+  allowPositionals: false,
+});
+const duration = Number(flags.duration);
+const warmup = Number(flags.warmup);
+const connections = Number(flags.connections);
+const groupCount = Number(flags.groups);
+for (const [name, value] of [['duration', duration], ['warmup', warmup], ['connections', connections], ['groups', groupCount]] as const) {
+  if (!Number.isInteger(value) || value < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name}: expected a positive integer`);
+}
+const engines = flags.engine === 'all' ? ['sqlite', 'postgres'] : [flags.engine];
+if (!engines.every((e) => e === 'sqlite' || e === 'postgres')) throw new Error('--engine: sqlite, postgres or all');
+
+// ---- the store and the gateway ---------------------------------------------------
+
+interface Place {
+  location: string;
+  drop(): Promise<void>;
+}
+
+async function place(engine: string): Promise<Place> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'v2gw-bench-'));
+    return { location: dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const database = `v2gw_bench_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`drop database if exists ${database} with (force)`);
+  await admin(`create database ${database}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${database}`;
+  return { location: url.toString(), drop: () => admin(`drop database if exists ${database} with (force)`) };
+}
+
+/** One organisation with `count` child groups, created the way native mode creates them. */
+async function seed(location: string, count: number): Promise<{ org: string; group: string }> {
+  const store = await openStore(location);
+  try {
+    const registry = new MappingRegistry(MAPPINGS);
+    const backend = new NativeBackend({ store, registry, tokens: new PageTokenCodec(pageTokenKey(undefined)) });
+    await backend.seed();
+    const groups = registry.get('groups');
+    const ctx = { authorization: AUTH.authorization, counter: { v1Calls: 0 } };
+    const org = (await backend.create(groups, '', { name: 'bench-org' }, ctx)).uid as string;
+    let group = '';
+    for (let i = 0; i < count; i += 8) {
+      const made = await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, j) =>
+        backend.create(groups, org, { name: `group-${String(i + j).padStart(6, '0')}`, description: 'benchmark group' }, ctx)));
+      group ||= made[0]!.uid as string;
+    }
+    return { org, group };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The benchmark's gateway child (bench/gateway-process.ts, log level warn), in native mode; it prints `{"url"}` once listening. */
+async function startGateway(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [GATEWAY, '--mode', 'native', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before listening`)));
+    lines.on('line', (line) => {
+      if (line.startsWith('{"url":')) resolve(JSON.parse(line).url);
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, url };
+}
+
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+// ---- load ----------------------------------------------------------------------
+
+interface Result {
+  engine: string;
+  scenario: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  gatewayCpuUsPerReq: number;
+  non200: number;
+}
+
+function run(url: string, seconds: number): Promise<{ responses: number; seconds: number; samples: number[]; non200: number }> {
+  return new Promise((resolve, reject) => {
+    const samples: number[] = [];
+    let non200 = 0;
+    const instance = autocannon({ url, headers: AUTH, connections, duration: seconds }, (error, result) => {
+      if (error) reject(error);
+      else resolve({ responses: samples.length, seconds: result.duration, samples, non200: non200 + result.errors + result.timeouts });
+    });
+    instance.on('response', (_client: unknown, status: number, _bytes: number, time: number) => {
+      if (status !== 200) non200++;
+      samples.push(time);
+    });
+  });
+}
+
+async function measure(engine: string, scenario: string, url: string, pid: number): Promise<Result> {
+  const probe = await fetch(url, { headers: AUTH });
+  if (probe.status !== 200) throw new Error(`${scenario}: ${url} answered ${probe.status}: ${await probe.text()}`);
+  if (warmup > 0) await run(url, warmup);
+  const before = cpuSeconds(pid);
+  const m = await run(url, duration);
+  const cpu = cpuSeconds(pid) - before;
+  const sorted = Float64Array.from(m.samples).sort();
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return { engine, scenario, reqPerSec: m.responses / m.seconds, p50Ms: at(50), p99Ms: at(99), gatewayCpuUsPerReq: (cpu * 1e6) / m.responses, non200: m.non200 };
+}
+
+// ---- main ------------------------------------------------------------------------
+
+const results: Result[] = [];
+for (const engine of engines) {
+  const where = await place(engine);
+  let gateway: { child: ChildProcess; url: string } | undefined;
+  try {
+    process.stderr.write(`bench: ${engine}: seeding ${groupCount} groups\n`);
+    const { org, group } = await seed(where.location, groupCount);
+    gateway = await startGateway([engine === 'sqlite' ? '--data-dir' : '--store', where.location, '--page-token-key', 'bench-page-token-key-0123456789']);
+    const list = `${gateway.url}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`;
+    // A token from halfway through the walk: resuming there is a keyset seek, not an offset scan.
+    let token = '';
+    for (let page = 0; page < Math.floor(groupCount / 100); page++) {
+      const reply = await fetch(`${list}${token ? `&page_token=${token}` : ''}`, { headers: AUTH });
+      token = ((await reply.json()) as { nextPageToken: string }).nextPageToken;
+    }
+    const pid = gateway.child.pid!;
+    results.push(await measure(engine, 'List (first page of 50)', list, pid));
+    results.push(await measure(engine, 'List (page of 50 from a mid-walk token)', `${list}&page_token=${token}`, pid));
+    results.push(await measure(engine, 'Get group', `${gateway.url}/iam/v2beta1/groups/${group}`, pid));
+  } finally {
+    if (gateway) {
+      const exited = once(gateway.child, 'exit');
+      gateway.child.kill('SIGTERM');
+      await exited;
+    }
+    await where.drop();
+  }
+}
+
+const rows = [['engine', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'gw CPU µs/req'],
+  ...results.map((r) => [r.engine, r.scenario, r.reqPerSec.toFixed(0), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), r.gatewayCpuUsPerReq.toFixed(0)])];
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+process.stdout.write(`\n${[line(rows[0]!), `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.slice(1).map(line)].join('\n')}\n`);
+process.stdout.write(`\n${groupCount} groups, ${connections} connections, ${duration} s per scenario after ${warmup} s of warm-up, Node ${process.version}\n`);
+if (flags.json) writeFileSync(flags.json, JSON.stringify({ groups: groupCount, connections, duration, warmup, results }, null, 2));
+const failed = results.filter((r) => r.non200 > 0);
+if (failed.length > 0) {
+  process.stderr.write(`bench: responses other than 200: ${failed.map((r) => `${r.engine} ${r.scenario}: ${r.non200}`).join(', ')}\n`);
+  process.exit(1);
+}
