@@ -10,7 +10,7 @@
  *
  * The condition groups consecutive terms of one direction into a row-value
  * comparison, `(a, b) > (?, ?)`, which both engines can answer with an index
- * range; a direction change nests: `R1 > c1 or (R1 = c1 and (R2 < c2 …))`.
+ * range; a direction change nests (`R1 > c1`, or `R1 = c1` and the rest).
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { OrderKey } from '../aip/order-by.ts';
@@ -84,14 +84,18 @@ export function afterCondition(terms: readonly SortTerm[], values: readonly unkn
       runs.push({ exprs: [term.expr], values: [values[i]], desc: term.desc });
     }
   });
-  const params = runs.map((run) => ({ lhs: tuple(run.exprs), rhs: tuple(run.values.map((v) => sql`${v}`)), op: run.desc ? '<' : '>' }));
+  // Run by run from the last: `R > c`, then `R >= c and not (R = c and not rest)`, which is
+  // `R > c or (R = c and rest)` with no OR for a planner to split into a bitmap union
+  // (PostgreSQL did, and sorted every match); `R >= c` is the range an index seeks to.
   let condition: Sql<boolean> | undefined;
-  for (let i = params.length - 1; i >= 0; i--) {
-    const p = params[i]!;
-    const beyond = sql<boolean>`${p.lhs} ${sql.raw(p.op)} ${p.rhs}`;
-    condition = condition ? sql<boolean>`(${beyond} or (${p.lhs} = ${p.rhs} and ${condition}))` : beyond;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i]!;
+    const lhs = tuple(run.exprs);
+    const rhs = tuple(run.values.map((v) => sql`${v}`));
+    const op = run.desc ? '<' : '>';
+    condition = condition
+      ? sql<boolean>`(${lhs} ${sql.raw(`${op}=`)} ${rhs} and not (${lhs} = ${rhs} and not (${condition})))`
+      : sql<boolean>`${lhs} ${sql.raw(op)} ${rhs}`;
   }
-  // The outermost run bounds the scan too, so an index on it is entered at the cursor.
-  const first = params[0]!;
-  return runs.length > 1 ? sql<boolean>`${first.lhs} ${sql.raw(`${first.op}=`)} ${first.rhs} and ${condition!}` : condition!;
+  return condition!;
 }
