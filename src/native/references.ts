@@ -86,10 +86,15 @@ export async function hydrateReferences(store: ResourceStore, mapping: ResourceM
   });
 }
 
+/** A copy of a value taken from another document: objects are cloned, primitives (the usual case) are not. */
+function copied(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
 function pick(reference: NativeReference, target: Json, spec: FieldSpec): unknown {
-  if (typeof reference.pick === 'string') return structuredClone(getPath(target, reference.pick)) ?? zeroOf(spec);
+  if (typeof reference.pick === 'string') return copied(getPath(target, reference.pick)) ?? zeroOf(spec);
   const picked: Json = {};
-  for (const [sub, path] of Object.entries(reference.pick)) picked[sub] = structuredClone(getPath(target, path));
+  for (const [sub, path] of Object.entries(reference.pick)) picked[sub] = copied(getPath(target, path));
   // Zero-fill (and order) the message like any other, so a referenced field the target lacks still shows.
   return spec.fields ? normalize(spec.fields, picked, { keepOutputOnly: true, dropSecrets: true }) : picked;
 }
