@@ -57,6 +57,8 @@ export class Resources implements ResourceStore {
   }
 
   async list(query: StoreListQuery): Promise<StoreListResult> {
+    // Without uid the order is not total, and a keyset cursor could skip or repeat rows.
+    if (!query.order.some((key) => key.field === 'uid')) throw new TypeError('store: a list order must include uid');
     const d = this.#d;
     const pageColumn = pageColumnRef(d, query.order, query.after !== undefined);
     let counted = this.#db().selectFrom(RESOURCES).where('kind', '=', query.kind);

@@ -327,6 +327,11 @@ describe.each(ENGINES)('store conformance: $name', ({ make }) => {
       }
     });
 
+    it('refuses an order that is not total (no uid) and a cursor of the wrong length', async () => {
+      await expect(list({ order: [{ field: 'name', desc: false }] })).rejects.toThrow(/uid/);
+      await expect(list({ order: byUid, after: ['a', 'b'] })).rejects.toThrow(/cursor/);
+    });
+
     it('lists one kind only', async () => {
       await store.resources.insert(resource(ORG));
       await store.resources.insert({ ...resource(OTHER_ORG), kind: 'roles' });
