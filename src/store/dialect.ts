@@ -11,8 +11,8 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { TEXT_KEY_FUNCTION } from './text-key.ts';
+import type { Json } from './types.ts';
 
-export type Json = Record<string, unknown>;
 type Sql<T = unknown> = RawBuilder<T>;
 
 export interface Dialect {

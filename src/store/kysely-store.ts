@@ -1,5 +1,6 @@
 /**
- * Store over a Kysely database: migrations at open, and transactions.
+ * Store over a Kysely database (already migrated): the two halves, and
+ * transactions.
  *
  * A transaction is also the ambient executor of the async context it runs in
  * (AsyncLocalStorage): a call made through the outer store from inside `work`
@@ -10,10 +11,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import type { Store } from './types.ts';
 import type { Dialect } from './dialect.ts';
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.ts';
 import { resourceQueries, type ResourceQueries } from './prepared.ts';
 import { Resources } from './resources.ts';
 import type { Database } from './schema.ts';
@@ -27,21 +26,6 @@ interface Scope {
 }
 
 type Views = Pick<Store, 'resources' | 'timestamps'>;
-
-export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: migrationProvider(dialect),
-    migrationTableName: MIGRATION_TABLE,
-    migrationLockTableName: MIGRATION_LOCK_TABLE,
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`store: migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-}
 
 export class KyselyStore implements Store {
   readonly engine: Store['engine'];

@@ -6,14 +6,14 @@
  * write lock of the BEGIN IMMEDIATE transaction the migrations run in.
  */
 import { sql, type ColumnDefinitionBuilder, type Expression, type Kysely } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { textKeyTerm, type Dialect } from './dialect.ts';
 import { sortColumns } from './fields.ts';
-import { RESOURCES, TIMES } from './schema.ts';
+import { RESOURCES, TIMES, type Database } from './schema.ts';
 import { TEXT_KEY_FUNCTION, TEXT_KEY_SQL_BODY } from './text-key.ts';
 
-export const MIGRATION_TABLE = 'v2gw_migration';
-export const MIGRATION_LOCK_TABLE = 'v2gw_migration_lock';
+const MIGRATION_TABLE = 'v2gw_migration';
+const MIGRATION_LOCK_TABLE = 'v2gw_migration_lock';
 
 function initial(d: Dialect): Migration {
   return {
@@ -78,6 +78,23 @@ function sortColumnsForName(d: Dialect): Migration {
   };
 }
 
-export function migrationProvider(d: Dialect): MigrationProvider {
+function migrationProvider(d: Dialect): MigrationProvider {
   return { getMigrations: async () => ({ '0001_initial': initial(d), '0002_name_sort_columns': sortColumnsForName(d) }) };
 }
+
+/** Brings the schema to the latest version; `schema` is PostgreSQL's, where the migration tables live too. */
+export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`store: migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+

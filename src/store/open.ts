@@ -8,7 +8,8 @@
  */
 import type { Store } from './types.ts';
 import { postgresDialect, sqliteDialect } from './dialect.ts';
-import { KyselyStore, migrate } from './kysely-store.ts';
+import { KyselyStore } from './kysely-store.ts';
+import { migrate } from './migrations.ts';
 import type { PostgresOptions } from './postgres.ts';
 import type { SqliteOptions } from './sqlite.ts';
 
