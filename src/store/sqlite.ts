@@ -21,7 +21,11 @@ export interface SqliteOptions {
    * which survives power loss at the cost of a disk flush per write.
    */
   synchronous?: 'NORMAL' | 'FULL';
-  /** How long a writer waits for another process's write lock. */
+  /**
+   * How long a writer waits for another process's write lock. node:sqlite is
+   * synchronous, so the wait holds the event loop: one process per file is the
+   * intended use.
+   */
   busyTimeoutMs?: number;
 }
 
