@@ -61,17 +61,21 @@ if (!engines.every((e) => e === 'sqlite' || e === 'postgres')) throw new Error('
 
 interface Place {
   location: string;
+  /** After seeding: what a database in service has had time to do (PostgreSQL: statistics, the visibility map). */
+  settle(): Promise<void>;
   drop(): Promise<void>;
 }
 
 async function place(engine: string): Promise<Place> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'v2gw-bench-'));
-    return { location: dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return { location: dir, settle: async () => {}, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const database = `v2gw_bench_${process.pid}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: PG_URL });
+  const url = new URL(PG_URL);
+  url.pathname = `/${database}`;
+  const admin = async (sql: string, on = PG_URL) => {
+    const client = new pg.Client({ connectionString: on });
     await client.connect();
     try {
       await client.query(sql);
@@ -81,9 +85,12 @@ async function place(engine: string): Promise<Place> {
   };
   await admin(`drop database if exists ${database} with (force)`);
   await admin(`create database ${database}`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${database}`;
-  return { location: url.toString(), drop: () => admin(`drop database if exists ${database} with (force)`) };
+  return {
+    location: url.toString(),
+    // Autovacuum would get there on its own; a freshly loaded table has no statistics, and the planner then sorts every child.
+    settle: () => admin('vacuum analyze', url.toString()),
+    drop: () => admin(`drop database if exists ${database} with (force)`),
+  };
 }
 
 /** One organisation with `count` child groups, created the way native mode creates them. */
@@ -172,31 +179,51 @@ async function measure(engine: string, scenario: string, url: string, pid: numbe
 
 // ---- main ------------------------------------------------------------------------
 
+/** Stops a gateway child and waits for it to go. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
 const results: Result[] = [];
+const TOKEN_KEY = 'bench-page-token-key-0123456789';
 for (const engine of engines) {
   const where = await place(engine);
-  let gateway: { child: ChildProcess; url: string } | undefined;
+  const args = [engine === 'sqlite' ? '--data-dir' : '--store', where.location, '--page-token-key', TOKEN_KEY];
   try {
     process.stderr.write(`bench: ${engine}: seeding ${groupCount} groups\n`);
     const { org, group } = await seed(where.location, groupCount);
-    gateway = await startGateway([engine === 'sqlite' ? '--data-dir' : '--store', where.location, '--page-token-key', 'bench-page-token-key-0123456789']);
-    const list = `${gateway.url}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`;
-    // A token from halfway through the walk: resuming there is a keyset seek, not an offset scan.
+    await where.settle();
+    const list = (base: string) => `${base}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`;
+    // A token from halfway through the walk (the key is shared, so any process accepts it):
+    // resuming there is a keyset seek, not an offset scan.
     let token = '';
-    for (let page = 0; page < Math.floor(groupCount / 100); page++) {
-      const reply = await fetch(`${list}${token ? `&page_token=${token}` : ''}`, { headers: AUTH });
-      token = ((await reply.json()) as { nextPageToken: string }).nextPageToken;
+    const walker = await startGateway(args);
+    try {
+      for (let page = 0; page < Math.floor(groupCount / 100); page++) {
+        const reply = await fetch(`${list(walker.url)}${token ? `&page_token=${token}` : ''}`, { headers: AUTH });
+        token = ((await reply.json()) as { nextPageToken: string }).nextPageToken;
+      }
+    } finally {
+      await stop(walker.child);
     }
-    const pid = gateway.child.pid!;
-    results.push(await measure(engine, 'List (first page of 50)', list, pid));
-    results.push(await measure(engine, 'List (page of 50 from a mid-walk token)', `${list}&page_token=${token}`, pid));
-    results.push(await measure(engine, 'Get group', `${gateway.url}/iam/v2beta1/groups/${group}`, pid));
+    const scenarios: [string, (base: string) => string][] = [
+      ['List (first page of 50)', list],
+      ['List (page of 50 from a mid-walk token)', (base) => `${list(base)}&page_token=${token}`],
+      ['Get group', (base) => `${base}/iam/v2beta1/groups/${group}`],
+    ];
+    // A fresh gateway per scenario, as bench/run.ts does: one scenario's heap must not tax the next.
+    for (const [name, url] of scenarios) {
+      const gateway = await startGateway(args);
+      try {
+        results.push(await measure(engine, name, url(gateway.url), gateway.child.pid!));
+      } finally {
+        await stop(gateway.child);
+      }
+    }
   } finally {
-    if (gateway) {
-      const exited = once(gateway.child, 'exit');
-      gateway.child.kill('SIGTERM');
-      await exited;
-    }
     await where.drop();
   }
 }
