@@ -7,14 +7,13 @@
  */
 import { ApiError, failedPrecondition, invalidArgument, invalidField, notFound } from '../aip/errors.ts';
 import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
-import { parseListParams, singleParam, type RawQuery } from '../aip/list-request.ts';
+import { singleParam, type RawQuery } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import { windowRows } from '../aip/list-window.ts';
-import { formatOrderBy, parseOrderBy } from '../aip/order-by.ts';
-import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
+import type { PageTokenCodec } from '../aip/page-token.ts';
 import type { Backend, RequestContext } from '../engine/backend.ts';
 import { KeyedMutex } from '../engine/keyed-mutex.ts';
-import { parseFilters } from '../engine/list-query.ts';
+import { readListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
 import { readBody, validationScope, type Json } from '../engine/shape.ts';
@@ -97,11 +96,7 @@ export class NativeBackend implements Backend {
   }
 
   async list(mapping: ResourceMapping, query: RawQuery, _ctx: RequestContext): Promise<Json> {
-    const params = parseListParams(query);
-    const filters = parseFilters(mapping, query);
-    const order = parseOrderBy(params.orderBy, mapping.orderBy);
-    const fingerprint = queryFingerprint({ resource: mapping.name, filters: filters.canonical, order: formatOrderBy(order) });
-    const cursor = params.pageToken ? this.#tokens.open(params.pageToken, fingerprint) : undefined;
+    const { params, filters, order, fingerprint, cursor } = readListQuery(mapping, query, this.#tokens);
 
     const plan = planFilters(mapping, filters.canonical);
     const stored = storeOrder(mapping, order);
