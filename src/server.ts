@@ -92,7 +92,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   });
 
   installErrorHandling(app);
-  registerHealth(app, cachedCheck(serving.ready, 1000));
+  registerHealth(app, cachedCheck(serving.ready, 1000), config.mode === 'native' ? 'the store' : 'the v1 backend');
   await app.register(v2Routes, { mappings: registry.all(), backend, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {

@@ -8,7 +8,7 @@
  * issued. It is self-contained, so any replica holding the same key can serve
  * the next page.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { invalidField } from './errors.ts';
 
 export const PAGE_TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
@@ -56,13 +56,14 @@ export function pageTokenKey(secret: string | undefined): Buffer {
 }
 
 export class PageTokenCodec {
-  readonly #key: Buffer;
+  /** A KeyObject made once: building one from raw bytes on every seal showed in List profiles. */
+  readonly #key: KeyObject;
   readonly #ttlMs: number;
   readonly #now: () => number;
 
   constructor(key: Buffer, options: { ttlMs?: number; now?: () => number } = {}) {
     if (key.length !== 32) throw new Error('page token key must be 32 bytes');
-    this.#key = key;
+    this.#key = createSecretKey(key);
     this.#ttlMs = options.ttlMs ?? PAGE_TOKEN_TTL_MS;
     this.#now = options.now ?? Date.now;
   }

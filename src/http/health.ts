@@ -19,10 +19,11 @@ export function cachedCheck(check: ReadinessCheck, ttlMs: number): ReadinessChec
   };
 }
 
-export function registerHealth(app: FastifyInstance, ready: ReadinessCheck): void {
+/** `backend` names what readiness depends on, for the 503's message (`the v1 backend`, `the store`). */
+export function registerHealth(app: FastifyInstance, ready: ReadinessCheck, backend = 'the v1 backend'): void {
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async () => {
-    if (!(await ready())) throw unavailable('the v1 backend is not reachable');
+    if (!(await ready())) throw unavailable(`${backend} is not reachable`);
     return { status: 'ready' };
   });
 }
