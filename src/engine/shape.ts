@@ -7,6 +7,7 @@
 import { camelToSnake } from '../aip/names.ts';
 import { toMillisTimestamp } from '../aip/time.ts';
 import { invalidField } from '../aip/errors.ts';
+import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
 import type { FieldSpec, FieldType } from './mapping.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
@@ -301,4 +302,19 @@ export function restoreV1Paths(fields: Fields, before: Json, target: Json, v2Pat
     const at = v1WritePath(fields, v2Path);
     if (at) setPath(target, at, structuredClone(getPath(before, at)));
   }
+}
+
+// ---- update requests -------------------------------------------------------
+
+/**
+ * A PATCH body and its mask, as both backends read them: the body in JSON
+ * names, and the paths to change (the explicit mask, else the body's keys).
+ * Without a mask an unknown key is an error, as grpc-gateway's mask
+ * derivation makes it; with one, unknown keys are dropped as protojson does.
+ */
+export function readUpdate(fields: Fields, body: Json, maskText: string | undefined): { value: Json; paths: string[] } {
+  const { value, unknown } = readBody(fields, body);
+  const explicit = parseMask(maskText, fields);
+  if (!explicit && unknown.length > 0) throw invalidField(unknown[0]!, `could not find field "${unknown[0]}" in the resource`);
+  return { value, paths: maskPaths(explicit ?? maskFromBody(value, fields), fields) };
 }

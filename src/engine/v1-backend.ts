@@ -4,7 +4,6 @@
  * Create, Update (read-modify-write of v1's whole-resource PUT) and Delete.
  */
 import { ApiError, failedPrecondition, invalidField, notFound } from '../aip/errors.ts';
-import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
 import { singleParam, type RawQuery } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import { windowRows } from '../aip/list-window.ts';
@@ -24,7 +23,7 @@ import { readListQuery, type ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
-  copyV2Path, getPath, isObject, pathsToKeep, readBody, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
+  copyV2Path, getPath, isObject, pathsToKeep, readBody, readUpdate, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
 } from './shape.ts';
 import { validate } from './validate.ts';
 
@@ -167,10 +166,7 @@ export class V1Backend implements Backend {
 
   async update(mapping: ResourceMapping, uid: string, body: Json, maskText: string | undefined, ctx: RequestContext): Promise<Json> {
     requireUidp('uid', uid);
-    const { value, unknown } = readBody(mapping.fields, body);
-    const explicit = parseMask(maskText, mapping.fields);
-    if (!explicit && unknown.length > 0) throw invalidField(unknown[0]!, `could not find field "${unknown[0]}" in the resource`);
-    const paths = maskPaths(explicit ?? maskFromBody(value, mapping.fields), mapping.fields);
+    const { value, paths } = readUpdate(mapping.fields, body, maskText);
 
     return this.#writes.run(`${mapping.name}\0${uid}`, async () => {
       const row = await this.#fetchRow(mapping, uid, ctx);

@@ -6,7 +6,6 @@
  * mappings' field specs and `native` blocks; this file names no resource.
  */
 import { ApiError, failedPrecondition, invalidArgument, invalidField, notFound } from '../aip/errors.ts';
-import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
 import { singleParam, type RawQuery } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import { windowRows } from '../aip/list-window.ts';
@@ -16,7 +15,7 @@ import { KeyedMutex } from '../engine/keyed-mutex.ts';
 import { readListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
-import { readBody, validationScope, type Json } from '../engine/shape.ts';
+import { readBody, readUpdate, validationScope, type Json } from '../engine/shape.ts';
 import { validate } from '../engine/validate.ts';
 import { Code } from '../rpc-status.ts';
 import {
@@ -134,10 +133,7 @@ export class NativeBackend implements Backend {
 
   async update(mapping: ResourceMapping, uid: string, body: Json, maskText: string | undefined, _ctx: RequestContext): Promise<Json> {
     requireUidp('uid', uid);
-    const { value, unknown } = readBody(mapping.fields, body);
-    const explicit = parseMask(maskText, mapping.fields);
-    if (!explicit && unknown.length > 0) throw invalidField(unknown[0]!, `could not find field "${unknown[0]}" in the resource`);
-    const paths = maskPaths(explicit ?? maskFromBody(value, mapping.fields), mapping.fields);
+    const { value, paths } = readUpdate(mapping.fields, body, maskText);
 
     const row = await this.#writes.run(`${mapping.name}\0${uid}`, () => this.#store.transaction(async (tx) => {
       const current = await this.#existing(tx.resources, mapping, uid);
