@@ -136,7 +136,9 @@ export class NativeBackend implements Backend {
     const { value, paths } = readUpdate(mapping.fields, body, maskText);
 
     const row = await this.#writes.run(`${mapping.name}\0${uid}`, () => this.#store.transaction(async (tx) => {
-      const current = await this.#existing(tx.resources, mapping, uid);
+      // Locked until commit: a replica patching the same resource waits rather than overwriting this change.
+      const current = await tx.resources.getForUpdate(mapping.name, uid);
+      if (!current) throw notFound(mapping.resourceType, uid);
       this.#refuseSeeded(mapping, uid, 'changed');
       if (paths.length === 0) return current;
 
@@ -155,7 +157,7 @@ export class NativeBackend implements Backend {
   async delete(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
     requireUidp('uid', uid);
     await this.#store.transaction(async (tx) => {
-      const row = await tx.resources.get(mapping.name, uid);
+      const row = await tx.resources.getForUpdate(mapping.name, uid);
       if (!row) {
         if (mapping.delete?.idempotent) return;
         throw notFound(mapping.resourceType, uid);

@@ -47,6 +47,12 @@ export class Resources implements ResourceStore {
     return row && toResource(this.#d, row);
   }
 
+  async getForUpdate(kind: string, uid: string): Promise<StoredResource | undefined> {
+    if (this.#d.engine !== 'postgres') return this.get(kind, uid);
+    const row = await this.#db().selectFrom(RESOURCES).select(RESOURCE_COLUMNS).where('kind', '=', kind).where('uid', '=', uid).forUpdate().executeTakeFirst();
+    return row && toResource(this.#d, row as ResourceRow);
+  }
+
   async replace(kind: string, uid: string, body: Json, updateTime: string): Promise<StoredResource | undefined> {
     const row = (await this.#q.replace(this.#db(), this.#d.encodeBody(body), updateTime, kind, uid)).rows[0];
     return row && toResource(this.#d, row);

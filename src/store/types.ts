@@ -56,6 +56,13 @@ export class StoreConflictError extends Error {}
 export interface ResourceStore {
   insert(resource: StoredResource): Promise<void>;
   get(kind: string, uid: string): Promise<StoredResource | undefined>;
+  /**
+   * `get` for a read-modify-write inside `transaction`: the row stays locked
+   * until the transaction ends, so a replica changing it at the same time waits
+   * instead of overwriting this change (PostgreSQL: FOR UPDATE; SQLite's
+   * write transactions already exclude each other).
+   */
+  getForUpdate(kind: string, uid: string): Promise<StoredResource | undefined>;
   /** Replaces body and updateTime; undefined when there is no such row. */
   replace(kind: string, uid: string, body: Json, updateTime: string): Promise<StoredResource | undefined>;
   /** True when a row was removed. */

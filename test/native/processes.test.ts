@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL, withPg } from '../support/modes.ts';
 import { Client } from '../support/stack.ts';
 
@@ -63,10 +63,10 @@ describe('replicas on one PostgreSQL database', () => {
   const database = `v2gw_replicas_${process.pid}_${Date.now().toString(36)}`;
   const url = new URL(PG_URL);
   url.pathname = `/${database}`;
+  beforeAll(() => withPg((client) => client.query(`create database ${database}`)));
   afterAll(() => withPg((client) => client.query(`drop database if exists ${database} with (force)`)));
 
   it('see the same data, and a page token minted by one is accepted by the other', { timeout: 60_000 }, async () => {
-    await withPg((client) => client.query(`create database ${database}`));
     const [a, b] = await Promise.all([startGateway(['--store', url.toString(), '--page-token-key', KEY]), startGateway(['--store', url.toString(), '--page-token-key', KEY])]);
     try {
       const org = await a.client.post('/iam/v2beta1/groups', { name: 'shared-org' });
@@ -89,6 +89,25 @@ describe('replicas on one PostgreSQL database', () => {
       const child = first.body.groups[0].uid;
       expect((await a.client.delete(`/iam/v2beta1/groups/${child}`)).status).toBe(200);
       expect((await b.client.get(`/iam/v2beta1/groups/${child}`)).status).toBe(404);
+    } finally {
+      await Promise.all([stop(a), stop(b)]);
+    }
+  });
+
+  it('concurrent PATCHes of one resource on two replicas lose neither change', { timeout: 60_000 }, async () => {
+    const [a, b] = await Promise.all([startGateway(['--store', url.toString()]), startGateway(['--store', url.toString()])]);
+    try {
+      const org = (await a.client.post('/iam/v2beta1/groups', { name: 'contended' })).body.uid;
+      for (let round = 0; round < 25; round++) {
+        // Each replica reads, changes one field and writes the whole document back; unlocked, one would undo the other.
+        const replies = await Promise.all([
+          a.client.patch(`/iam/v2beta1/groups/${org}`, { description: `d-${round}` }),
+          b.client.patch(`/iam/v2beta1/groups/${org}`, { name: `n-${round}` }),
+        ]);
+        expect(replies.map((r) => r.status)).toEqual([200, 200]);
+        const { body } = await a.client.get(`/iam/v2beta1/groups/${org}`);
+        expect([body.description, body.name]).toEqual([`d-${round}`, `n-${round}`]);
+      }
     } finally {
       await Promise.all([stop(a), stop(b)]);
     }
