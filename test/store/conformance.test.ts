@@ -11,6 +11,7 @@ import type { OrderKey } from '../../src/aip/order-by.ts';
 import { getPath } from '../../src/engine/shape.ts';
 import { StoreConflictError, type Json, type Store, type StoredResource, type StoreFilter, type StoreListQuery } from '../../src/store/types.ts';
 import { postgresEngine, sqliteEngine, type Engine, type Place } from './engines.ts';
+import { prng as random } from '../support/prng.ts';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const T1 = '2024-01-02T00:00:00.000Z';
@@ -35,17 +36,6 @@ function read(row: StoredResource, field: string): unknown {
 const uids = (rows: readonly StoredResource[]) => rows.map((r) => r.uid);
 const byUid: OrderKey[] = [{ field: 'uid', desc: false }];
 
-/** A seeded PRNG (mulberry32), so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ENGINES: { name: string; make: () => Engine }[] = [
   { name: 'sqlite', make: sqliteEngine },

@@ -3,6 +3,7 @@ import { compareKeys, sortKey, windowRows, type ReadField, type Window } from '.
 import { parseOrderBy, type OrderKey } from '../../src/aip/order-by.ts';
 import { PageTokenCodec, pageTokenKey, type PageCursor } from '../../src/aip/page-token.ts';
 import { ORDER_BY_NAME_AND_TIME } from '../../mappings/common.ts';
+import { prng } from '../support/prng.ts';
 
 interface Row {
   uid: string;
@@ -14,17 +15,6 @@ const read: ReadField<Row> = (row, field) => (row as unknown as Record<string, u
 const order = (text?: string) => parseOrderBy(text, ORDER_BY_NAME_AND_TIME);
 const uids = (rows: readonly Row[]) => rows.map((r) => r.uid);
 
-/** Seeded, deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A cursor as it comes back from a token: JSON in, JSON out. */
 const viaJson = (cursor: PageCursor): PageCursor => JSON.parse(JSON.stringify(cursor)) as PageCursor;
