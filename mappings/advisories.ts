@@ -27,6 +27,18 @@ const EVENT_TYPE_FILTER = enumRename([
   'EVENT_TYPE_FILTER_FIX_NOT_PLANNED', 'EVENT_TYPE_FILTER_PENDING_UPSTREAM_FIX', 'EVENT_TYPE_FILTER_PATCHED',
 ].map((n) => [n, n] as const), 'EVENT_TYPE_FILTER_UNSPECIFIED');
 
+/** Which event oneof member each event-type filter value means. */
+const EVENT_MEMBERS: Readonly<Record<string, string>> = {
+  EVENT_TYPE_FILTER_DETECTION: 'detection',
+  EVENT_TYPE_FILTER_TRUE_POSITIVE_DETERMINATION: 'truePositiveDetermination',
+  EVENT_TYPE_FILTER_FIXED: 'fixed',
+  EVENT_TYPE_FILTER_FALSE_POSITIVE_DETERMINATION: 'falsePositiveDetermination',
+  EVENT_TYPE_FILTER_ANALYSIS_NOT_PLANNED: 'analysisNotPlanned',
+  EVENT_TYPE_FILTER_FIX_NOT_PLANNED: 'fixNotPlanned',
+  EVENT_TYPE_FILTER_PENDING_UPSTREAM_FIX: 'pendingUpstreamFix',
+  EVENT_TYPE_FILTER_PATCHED: 'patched',
+};
+
 const note: Readonly<Record<string, FieldSpec>> = { note: {} };
 const eventType = (fields: Readonly<Record<string, FieldSpec>>): FieldSpec => ({ oneof: 'type', fields });
 const detectionType = (fields: Readonly<Record<string, FieldSpec>>): FieldSpec => ({ oneof: 'detection', fields });
@@ -130,8 +142,15 @@ export default defineResource({
   },
   orderBy: { fields: ['uid', 'createTime', 'updateTime', 'deleteTime'], aliases: { ...TIMESTAMP_ALIASES, deleted_at: 'deleteTime' }, default: 'uid asc' },
   native: {
-    // What v1 applied, over the stored advisory and its events; origin, event_types and latest_event_type are not served natively yet.
+    // What v1 applied, over the stored advisory and its events. `origin` needs v1's registry of subpackages, so
+    // native mode answers it UNIMPLEMENTED.
     filters: {
+      event_types: { path: 'events', match: 'member', members: EVENT_MEMBERS },
+      // As v1 judges it: the type of the latest approved event.
+      latest_event_type: {
+        path: 'events', match: 'member', members: EVENT_MEMBERS,
+        latest: { by: 'createTime', where: { reviewState: 'REVIEW_STATE_APPROVED' } },
+      },
       aliases: { path: 'aliases', match: 'any' },
       event_review_states: { path: 'events.reviewState', match: 'any' },
       event_authors: { path: 'events.author', match: 'any' },

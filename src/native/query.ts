@@ -9,6 +9,7 @@
  * `group.uid` → the `parent` column). Pure.
  */
 import { ApiError } from '../aip/errors.ts';
+import type { NativeMemberFilter } from './spec.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import { Code } from '../rpc-status.ts';
 import type { FilterSpec, ResourceMapping } from '../engine/mapping.ts';
@@ -71,6 +72,23 @@ export function valuesAt(value: unknown, path: string): unknown[] {
   return level.flatMap((node) => (Array.isArray(node) ? node : [node]));
 }
 
+/** The predicate of a member filter; undefined when the values constrain nothing. */
+function memberTest(filter: NativeMemberFilter, values: readonly string[]): ((row: Row) => boolean) | undefined {
+  const members = values.map((v) => filter.members[v]).filter((m): m is string => m !== undefined);
+  if (members.length === 0) return undefined;
+  const isSet = (element: Json) => members.some((member) => element[member] !== undefined && element[member] !== null);
+  return (row) => {
+    let elements = valuesAt(row.body, filter.path).filter((e): e is Json => e !== null && typeof e === 'object');
+    if (filter.latest) {
+      const { by, where = {} } = filter.latest;
+      const eligible = elements.filter((e) => Object.entries(where).every(([k, v]) => e[k] === v));
+      const latest = eligible.reduce<Json | undefined>((best, e) => (!best || String(e[by] ?? '') > String(best[by] ?? '') ? e : best), undefined);
+      elements = latest ? [latest] : [];
+    }
+    return elements.some(isSet);
+  };
+}
+
 function containsPaths(spec: FilterSpec): readonly string[] {
   return spec.anyOf ?? (spec.field ? [spec.field] : []);
 }
@@ -91,6 +109,11 @@ export function planFilters(mapping: ResourceMapping, canonical: Readonly<Record
     }
     if (value === undefined) continue;
     const declared = mapping.native?.filters?.[name];
+    if (declared?.match === 'member') {
+      const test = memberTest(declared, Array.isArray(value) ? value : [String(value)]);
+      if (test) residual.push(test);
+      continue;
+    }
     if (declared) {
       const wanted = new Set<unknown>(Array.isArray(value) ? value : [value]);
       const hit = (row: Row) => valuesAt(row.body, declared.path).some((v) => wanted.has(v));

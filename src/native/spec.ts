@@ -83,9 +83,25 @@ export interface NativeFlag {
  * every event's author), compared with the filter's value(s). `any`: some
  * value is among them; `none`: no value is.
  */
-export interface NativeFilter {
+export type NativeFilter = NativeValueFilter | NativeMemberFilter;
+
+export interface NativeValueFilter {
   readonly path: string;
   readonly match: 'any' | 'none';
+}
+
+/**
+ * A filter on which oneof member the elements of the list at `path` have set:
+ * `members` maps each filter value to its member (a value without one, such as
+ * the enum's UNSPECIFIED, constrains nothing). Some element must have a wanted
+ * member set; with `latest`, only the element with the greatest `by` among
+ * those whose fields equal `where` counts.
+ */
+export interface NativeMemberFilter {
+  readonly path: string;
+  readonly match: 'member';
+  readonly members: Readonly<Record<string, string>>;
+  readonly latest?: { readonly by: string; readonly where?: Readonly<Record<string, string>> };
 }
 
 export interface NativeSpec {

@@ -175,4 +175,27 @@ describeModes('more v2beta1 resources', (stack) => {
     const desc = await client().get('/vulnerabilities/v2beta1/advisories', { 'uidp.children_of': scope, order_by: 'uid desc', page_size: 2 });
     expect(desc.body.advisories.map((a: any) => a.uid)).toEqual([...made].sort().reverse().slice(0, 2));
   });
+
+  it('advisories: event_types asks for any event of a type; latest_event_type for the latest approved one', async () => {
+    const scope = (await client().post(`/iam/v2beta1/groups/${org}`, { name: 'event-types' })).body.uid;
+    const at = (minute: number) => `2026-01-01T00:0${minute}:00.000Z`;
+    const base = { author: 'a', artifactType: 'apk', artifactArchitecture: 'x86_64', componentName: 'c', componentType: 't', componentLocation: '/' };
+    const fixedThenFp = await stack().fixtures.advisory(scope, { ...base, artifactName: 'fixed-then-fp', events: [
+      { author: 'b', reviewState: 'REVIEW_STATE_APPROVED', createTime: at(1), fixed: { fixedVersion: '1' } },
+      { author: 'b', reviewState: 'REVIEW_STATE_APPROVED', createTime: at(2), falsePositiveDetermination: { type: 'TYPE_INLINE_MITIGATIONS_EXIST' } },
+    ] });
+    const fixedLatestApproved = await stack().fixtures.advisory(scope, { ...base, artifactName: 'fixed-latest', events: [
+      { author: 'b', reviewState: 'REVIEW_STATE_APPROVED', createTime: at(1), fixed: { fixedVersion: '2' } },
+      { author: 'b', reviewState: 'REVIEW_STATE_PENDING', createTime: at(3), analysisNotPlanned: { note: 'not yet approved' } },
+    ] });
+    const list = async (query: Record<string, unknown>) =>
+      ((await client().get('/vulnerabilities/v2beta1/advisories', { 'uidp.children_of': scope, ...query } as never)).body.advisories as any[])
+        .map((a) => a.uid).sort();
+
+    expect(await list({ event_types: 'EVENT_TYPE_FILTER_FIXED' })).toEqual([fixedThenFp, fixedLatestApproved].sort());
+    expect(await list({ event_types: ['EVENT_TYPE_FILTER_ANALYSIS_NOT_PLANNED', 'EVENT_TYPE_FILTER_PATCHED'] })).toEqual([fixedLatestApproved]);
+    expect(await list({ latest_event_type: 'EVENT_TYPE_FILTER_FIXED' })).toEqual([fixedLatestApproved]);
+    expect(await list({ latest_event_type: 'EVENT_TYPE_FILTER_FALSE_POSITIVE_DETERMINATION' })).toEqual([fixedThenFp]);
+    expect(await list({ latest_event_type: 'EVENT_TYPE_FILTER_UNSPECIFIED' })).toHaveLength(2);
+  });
 });
