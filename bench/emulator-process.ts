@@ -1,6 +1,7 @@
 /**
  * Benchmark child: the v1 emulator on a loopback port chosen by the OS, seeded
- * with one organisation and `--groups` child groups (default 1,000). Prints one
+ * with one organisation and `--groups` child groups (default 1,000), with or
+ * without group timestamps (`--omit-group-timestamps`). Prints one
  * JSON line `{"url","orgId","groupId"}` to stdout once it is listening, then
  * serves until its parent closes stdin or sends SIGTERM/SIGINT.
  */
@@ -8,11 +9,15 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from '../src/emulator/v1/index.ts';
 import { stopWithParent } from './stop-with-parent.ts';
 
-const { values } = parseArgs({ options: { groups: { type: 'string', default: '1000' } }, strict: true });
+const { values } = parseArgs({
+  options: { groups: { type: 'string', default: '1000' }, 'omit-group-timestamps': { type: 'boolean', default: false } },
+  strict: true,
+});
 const groups = Number(values.groups);
 if (!Number.isInteger(groups) || groups < 1 || groups > 100_000) throw new Error(`--groups: expected 1..100000, got ${values.groups}`);
 
-const emulator = await startEmulator({ port: 0, host: '127.0.0.1', seed: 'none' });
+// --omit-group-timestamps: groups without createdAt/updatedAt, as the public v1 sends them, so the gateway keeps them.
+const emulator = await startEmulator({ port: 0, host: '127.0.0.1', seed: 'none', omitGroupTimestamps: values['omit-group-timestamps'] });
 const org = emulator.state.createGroup(null, { name: 'bench-org', description: 'benchmark organisation' });
 const ids: string[] = [];
 for (let i = 0; i < groups; i++) {

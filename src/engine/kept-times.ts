@@ -5,12 +5,22 @@
  * write; one first met in a v1 answer gets the time it was first seen, kept
  * stable from then on. v1's own value always wins where v1 has one.
  */
+import { LRUCache } from 'lru-cache';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { getPath, type Json } from './shape.ts';
 
 /** How often, at most, an unfiltered list may sweep a kind's records of vanished resources. */
 const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Kept times are read far more than written: a list of 1,000 groups would ask
+ * the store for 1,000 of them on every page. They are cached in the process;
+ * this process's own writes update the cache, and another replica's update
+ * shows here after at most this long.
+ */
+const CACHE_TTL_MS = 10_000;
+const CACHE_ENTRIES = 50_000;
 
 type Kept = [key: string, spec: FieldSpec & { kept: 'createTime' | 'updateTime' }];
 
@@ -22,6 +32,7 @@ export class KeptTimes {
   readonly #store: TimestampStore | undefined;
   readonly #now: () => number;
   readonly #lastSweep = new Map<string, number>();
+  readonly #cache = new LRUCache<string, ResourceTimes>({ max: CACHE_ENTRIES, ttl: CACHE_TTL_MS });
 
   constructor(store: TimestampStore | undefined, now: () => number = Date.now) {
     this.#store = store;
@@ -41,19 +52,38 @@ export class KeptTimes {
       .map((row) => row[uidKey])
       .filter((uid): uid is string => typeof uid === 'string' && uid !== '');
     if (uids.length === 0) return undefined;
-    return this.#store.observe(mapping.name, uids, this.#stamp());
+    const times = new Map<string, ResourceTimes>();
+    const unknown: string[] = [];
+    for (const uid of uids) {
+      const cached = this.#cache.get(cacheKey(mapping.name, uid));
+      if (cached) times.set(uid, cached);
+      else unknown.push(uid);
+    }
+    if (unknown.length > 0) {
+      for (const [uid, kept] of await this.#store.observe(mapping.name, unknown, this.#stamp())) {
+        times.set(uid, kept);
+        this.#cache.set(cacheKey(mapping.name, uid), kept);
+      }
+    }
+    return times;
   }
 
   async created(mapping: ResourceMapping, uid: string): Promise<void> {
-    if (this.#store && keptFields(mapping).length > 0) await this.#store.created(mapping.name, uid, this.#stamp());
+    if (!this.#store || keptFields(mapping).length === 0) return;
+    this.#cache.delete(cacheKey(mapping.name, uid));
+    await this.#store.created(mapping.name, uid, this.#stamp());
   }
 
   async touched(mapping: ResourceMapping, uid: string): Promise<void> {
-    if (this.#store && keptFields(mapping).length > 0) await this.#store.touched(mapping.name, uid, this.#stamp());
+    if (!this.#store || keptFields(mapping).length === 0) return;
+    this.#cache.delete(cacheKey(mapping.name, uid));
+    await this.#store.touched(mapping.name, uid, this.#stamp());
   }
 
   async forget(mapping: ResourceMapping, uid: string): Promise<void> {
-    if (this.#store && keptFields(mapping).length > 0) await this.#store.forget(mapping.name, uid);
+    if (!this.#store || keptFields(mapping).length === 0) return;
+    this.#cache.delete(cacheKey(mapping.name, uid));
+    await this.#store.forget(mapping.name, uid);
   }
 
   /** After a complete v1 list: records of resources v1 no longer has are dropped (now and then, not on every list). */
@@ -63,7 +93,12 @@ export class KeptTimes {
     if (now - (this.#lastSweep.get(mapping.name) ?? 0) < SWEEP_INTERVAL_MS) return;
     this.#lastSweep.set(mapping.name, now);
     await this.#store.sweep(mapping.name, present);
+    // What was swept is gone from v1, so nothing asks for it again; the cache needs no pass of its own.
   }
+}
+
+function cacheKey(kind: string, uid: string): string {
+  return `${kind}\0${uid}`;
 }
 
 /** Sets kept times into a rendered resource where it shows none. */
