@@ -9,7 +9,7 @@ import { spellings } from '../aip/names.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import type { PageCursor, PageTokenCodec } from '../aip/page-token.ts';
-import { parseBatch } from '../native/batch.ts';
+import { parseBatch } from './batch-request.ts';
 import { Code } from '../rpc-status.ts';
 import { deterministicRootUid, isChildOf, isUidp } from '../uidp.ts';
 import { uidpPath, type V1Client } from '../v1/client.ts';

@@ -22,7 +22,7 @@ import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
 } from '../store/types.ts';
 import { deterministicRootUid, isInRoot, isUidp, newChildUid, newRootUid, parentOf } from '../uidp.ts';
-import { parseBatch } from './batch.ts';
+import { parseBatch } from '../engine/batch-request.ts';
 import { normalize } from './document.ts';
 import { generate } from './generated.ts';
 import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';

@@ -1,6 +1,6 @@
 /** The batch-create request: parent, sub-requests in order, the inherited field, limits. */
 import { describe, expect, it } from 'vitest';
-import { singularName, parseBatch } from '../../src/native/batch.ts';
+import { singularName, parseBatch } from '../../src/engine/batch-request.ts';
 import { defineResource } from '../../src/engine/mapping.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 
