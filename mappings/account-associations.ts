@@ -43,7 +43,7 @@ export default defineResource({
     aliases: { ...TIMESTAMP_ALIASES, group: 'uid' },
     default: 'uid asc',
   },
-  create: { parent: 'required' },
+  create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     name: requiredString().min(1, 'is required'),
     description: z.string().optional(),

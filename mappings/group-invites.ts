@@ -52,7 +52,7 @@ export default defineResource({
     aliases: { ...TIMESTAMP_ALIASES, expiration: 'expirationTime' },
     default: 'createTime desc',
   },
-  create: { parent: 'required' },
+  create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     roleUid: requiredString().pipe(UIDP_TEXT),
     ttl: requiredString().pipe(DURATION_TEXT).refine((t) => Number.parseFloat(t) > 0, 'must be positive'),

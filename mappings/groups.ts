@@ -33,7 +33,7 @@ export default defineResource({
     name: { field: 'name', op: 'eq', v1: 'name' },
   },
   orderBy: ORDER_BY_NAME_AND_TIME,
-  create: { parent: 'optional' },
+  create: { parent: 'optional', parentKind: 'groups' },
   validate: z.object({
     name: requiredString()
       .regex(NAME_PATTERN, `must match the pattern ${NAME_PATTERN.source}`)

@@ -101,7 +101,7 @@ export default defineResource({
     name: { field: 'name', op: 'eq' },
   },
   orderBy: ORDER_BY_NAME_AND_TIME,
-  create: { parent: 'required' },
+  create: { parent: 'required', parentKind: 'groups' },
   methods: {
     // v2 `identities:lookupIdentity` answers `{uid}`, even for users not registered yet; v1 `identities/lookup` answers the Identity or NOT_FOUND.
     lookup: { verb: 'lookupIdentity', params: { issuer: 'issuer', subject: 'subject' }, v1Path: 'identities/lookup' },

@@ -63,7 +63,7 @@ export default defineResource({
     name: { field: 'name', op: 'eq', v1: 'name' },
   },
   orderBy: ORDER_BY_NAME_AND_TIME,
-  create: { parent: 'required' },
+  create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),
     description: z.string().optional(),

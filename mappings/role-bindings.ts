@@ -53,7 +53,7 @@ export default defineResource({
     role: { field: 'role.uid', op: 'eq', uidp: true },
   },
   orderBy: { fields: ['uid', 'createTime'], aliases: { created_at: 'createTime' }, default: 'uid asc' },
-  create: { parent: 'required' },
+  create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     identityUid: requiredString().pipe(UIDP_TEXT),
     roleUid: requiredString().pipe(UIDP_TEXT),

@@ -29,7 +29,7 @@ export default defineResource({
     name: { field: 'name', op: 'eq', v1: 'name' },
   },
   orderBy: ORDER_BY_NAME_AND_TIME,
-  create: { parent: 'required' },
+  create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     name: requiredString().min(1, 'is required'),
     description: z.string().optional(),

@@ -34,7 +34,6 @@ export default defineResource({
   },
   orderBy: { fields: ['uid', 'name', 'updateTime'], aliases: { updated_at: 'updateTime', last_updated: 'updateTime' }, default: 'uid asc' },
   native: {
-    parentKind: 'repos',
     // The tag name forms each switch shows (tags.proto): off, its default, hides them.
     flags: {
       include_referrers: { field: 'name', pattern: '^sha256-' },

@@ -127,6 +127,8 @@ export interface ResourceMapping {
   readonly create?: {
     /** `optional`: an empty parent creates a root (organisations). */
     readonly parent: 'required' | 'optional';
+    /** The resource a parent uid names (v2's `parent` is always a group here, a repo for tags). */
+    readonly parentKind: string;
   };
   /** Rules for writable fields, checked on create and on the masked paths of an update. */
   readonly validate?: ZodType;

@@ -32,6 +32,7 @@ export class MappingRegistry {
     };
     visit(mapping.fields);
     for (const name of mapping.delete?.refuseWhileParentOf ?? []) this.get(name);
+    if (mapping.create) this.get(mapping.create.parentKind);
   }
 }
 

@@ -257,7 +257,7 @@ export class NativeBackend implements Backend {
   /** True when the store answers at all (readiness). */
   async reachable(): Promise<boolean> {
     try {
-      await this.#store.resources.get('groups', '0'.repeat(40));
+      await this.#store.ping();
       return true;
     } catch {
       return false;
@@ -287,7 +287,8 @@ export class NativeBackend implements Backend {
 
   async #prepareCreate(resources: ResourceStore, mapping: ResourceMapping, parent: string, value: Json): Promise<{ row: StoredResource; once: Json }> {
     if (parent !== '') {
-      const parentKind = this.#registry.get(mapping.native?.parentKind ?? 'groups');
+      if (!mapping.create) throw new Error(`${mapping.name} declares no create`);
+      const parentKind = this.#registry.get(mapping.create.parentKind);
       if (!(await resources.get(parentKind.name, parent))) throw notFound(parentKind.resourceType, parent);
     }
     await requireReferenced(resources, mapping, value);

@@ -111,8 +111,6 @@ export interface NativeSpec {
    * parent itself, so a parent holds at most one (AccountAssociation).
    */
   readonly uid?: 'child' | 'parent';
-  /** The kind a create's parent must be a row of; default `groups`. */
-  readonly parentKind?: string;
   /**
    * Fields holding the uid of a row of another kind, which must exist when a
    * create or update sets them (else INVALID_ARGUMENT on the field): field

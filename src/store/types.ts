@@ -96,5 +96,7 @@ export interface Store {
   readonly timestamps: TimestampStore;
   /** Runs `work` atomically: everything it wrote commits together or not at all. */
   transaction<T>(work: (store: Pick<Store, 'resources' | 'timestamps'>) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

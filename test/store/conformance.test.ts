@@ -68,6 +68,13 @@ describe.each(ENGINES)('store conformance: $name', ({ make }) => {
     return uids((await list({ filters })).rows);
   }
 
+  it('answers a readiness ping while open, and refuses it once closed', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+    await store.close();
+    await expect(store.ping()).rejects.toThrow();
+    store = await place.open();
+  });
+
   describe('single rows', () => {
     it('gets what was inserted, body key order and unicode intact', async () => {
       const body = { uid: `${ORG}/0123456789abcdef`, name: 'Ünïcødé 😀 \uFF01', zeta: 1, alpha: [true, null, { nested: 'x' }], big: 12345678901 };
