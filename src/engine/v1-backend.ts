@@ -134,8 +134,7 @@ export class V1Backend implements Backend {
       position = { token: v1Next, index: 0 };
     }
 
-    const times = await this.#times.forRows(mapping, page, v1UidKey(mapping));
-    const body: Json = { [mapping.name]: await this.#renderHydrated(mapping, page, ctx, times) };
+    const body: Json = { [mapping.name]: await this.#renderHydrated(mapping, page, ctx) };
     if (next) body.nextPageToken = this.#tokens.seal(fingerprint, { after: [next.token, next.index], skipped });
     // v1's count holds only when v1 applied every filter; totalCount is optional in v2, so it is left out otherwise.
     if (!filters.localOnly && (typeof v1Total === 'string' || typeof v1Total === 'number')) body.totalCount = String(v1Total);
@@ -146,7 +145,7 @@ export class V1Backend implements Backend {
   async get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
     requireUidp('uid', uid);
     const row = await this.#fetchRow(mapping, uid, ctx);
-    return (await this.#renderHydrated(mapping, [row], ctx, await this.#times.forRows(mapping, [row], v1UidKey(mapping))))[0]!;
+    return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
   }
 
   async create(mapping: ResourceMapping, parent: string, body: Json, ctx: RequestContext): Promise<Json> {
@@ -170,7 +169,7 @@ export class V1Backend implements Backend {
 
     return this.#writes.run(`${mapping.name}\0${uid}`, async () => {
       const row = await this.#fetchRow(mapping, uid, ctx);
-      if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx, await this.#times.forRows(mapping, [row], v1UidKey(mapping))))[0]!;
+      if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
 
       const merged = renderV2(mapping.fields, row);
       const keep = pathsToKeep(mapping.fields, merged, value, paths);
@@ -227,7 +226,7 @@ export class V1Backend implements Backend {
     const rows = mapping.v1.rereadAfterWrite ? await this.#fetchRows(mapping, created, ctx) : [];
     const byUid = new Map(rows.map((row) => [String(row[uidKey]), row]));
     const ordered = created.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
-    return { [mapping.name]: await this.#renderHydrated(mapping, ordered, ctx, await this.#times.forRows(mapping, ordered, uidKey)) };
+    return { [mapping.name]: await this.#renderHydrated(mapping, ordered, ctx) };
   }
 
   async lookup(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json> {
@@ -281,7 +280,7 @@ export class V1Backend implements Backend {
       row = await this.#fetchRow(mapping, String(written[v1UidKey(mapping)] ?? ''), ctx);
       for (const key of mapping.v1.createAnswerOnly ?? []) if (written[key] !== undefined) row = { ...row, [key]: written[key] };
     }
-    return (await this.#renderHydrated(mapping, [row], ctx, await this.#times.forRows(mapping, [row], v1UidKey(mapping))))[0]!;
+    return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
   }
 
   /** Rows by id in one v1 call per chunk (the ids filter), or one call per id when v1 has no such filter. */
@@ -291,7 +290,9 @@ export class V1Backend implements Backend {
     return this.#listV1(mapping, { [mapping.v1.idsParam]: [...uids] }, ctx);
   }
 
+  /** The rows as v2 resources: references hydrated, kept times set (`times` when the caller already has them). */
   async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
+    times ??= await this.#times.forRows(mapping, rows, v1UidKey(mapping));
     const resolve = await hydrate(mapping, rows, {
       v1: this.#v1, registry: this.#registry, authorization: ctx.authorization, counter: ctx.counter, maxFanOut: this.#maxFanOut, cache: this.#cache,
     });
