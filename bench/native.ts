@@ -28,6 +28,7 @@ import pg from 'pg';
 import { PageTokenCodec, pageTokenKey } from '../src/aip/page-token.ts';
 import { MappingRegistry } from '../src/engine/registry.ts';
 import { NativeBackend } from '../src/native/native-backend.ts';
+import { requestContext } from '../src/operation/context.ts';
 import { openStore } from '../src/store/open.ts';
 import { MAPPINGS } from '../mappings/index.ts';
 
@@ -101,7 +102,7 @@ async function seed(location: string, count: number): Promise<{ org: string; gro
     const backend = new NativeBackend({ store, registry, tokens: new PageTokenCodec(pageTokenKey(undefined)) });
     await backend.seed();
     const groups = registry.get('groups');
-    const ctx = { authorization: AUTH.authorization, counter: { v1Calls: 0 } };
+    const ctx = requestContext({ authorization: AUTH.authorization, requestId: 'bench-seed', budgetMs: 3_600_000 });
     const org = (await backend.create(groups, '', { name: 'bench-org' }, ctx)).uid as string;
     let group = '';
     for (let i = 0; i < count; i += 8) {

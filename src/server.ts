@@ -7,7 +7,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
 import { storeLocation, type Config } from './config.ts';
-import type { Backend } from './engine/backend.ts';
+import type { BackendPort } from './engine/backend.ts';
+import { OperationRunner } from './operation/execute.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { HydrationCache } from './engine/hydration-cache.ts';
 import { V1Backend } from './engine/v1-backend.ts';
@@ -25,6 +26,9 @@ import { MAPPINGS } from '../mappings/index.ts';
 /** The GA twin is byte-identical to v2beta1 but for the version token, so one table serves both. */
 export const API_VERSIONS = ['v2beta1', 'v2'] as const;
 
+/** Time one v2 request may take in all, whatever number of v1 calls it makes. */
+const REQUEST_BUDGET_MS = 30_000;
+
 export interface GatewayOptions {
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
@@ -39,7 +43,7 @@ export type GatewayConfig = Config & { v1Url?: string | undefined };
 
 /** What serves the v2 routes, and how to tell it is ready. */
 interface Serving {
-  backend: Backend;
+  backend: BackendPort;
   ready: () => Promise<boolean>;
   close: () => Promise<void>;
 }
@@ -57,7 +61,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     await closeStore();
     throw error;
   }
-  const { backend } = serving;
+  const runner = new OperationRunner(serving.backend, tokens);
 
   const app = Fastify({
     loggerInstance: createLogger(config.logLevel, options.logStream) as FastifyBaseLogger,
@@ -93,7 +97,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
 
   installErrorHandling(app);
   registerHealth(app, cachedCheck(serving.ready, 1000), config.mode === 'native' ? 'the store' : 'the v1 backend');
-  await app.register(v2Routes, { mappings: registry.all(), backend, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
+  await app.register(v2Routes, { mappings: registry.all(), runner, budgetMs: REQUEST_BUDGET_MS, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {
     await serving.close();

@@ -1,26 +1,33 @@
 /**
- * What serves a resource's operations. The v1 backend translates to v1 calls;
- * a native store can implement the same contract. Routes only know this.
+ * The backend port: what a backend does once an operation has been read and
+ * validated (src/operation/execute.ts). The v1 backend translates to v1 calls;
+ * the native backend reads and writes the store. I/O only: neither reads a
+ * request, checks a UIDP or takes a lock for a read-modify-write.
  */
-import type { RawQuery } from '../aip/list-request.ts';
+import type { RequestContext } from '../operation/context.ts';
+import type { ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import type { Json } from './shape.ts';
 
-export interface RequestContext {
-  /** The caller's Authorization header, forwarded to v1. */
-  authorization: string;
-  /** v1 calls this request made, for observability. */
-  counter: { v1Calls: number };
+export type { RequestContext };
+
+/** A PATCH as read: the body in JSON names and the field paths to change. */
+export interface Change {
+  value: Json;
+  paths: string[];
 }
 
-export interface Backend {
-  list(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json>;
+export interface BackendPort {
+  /** The list envelope `{<name>: [...], nextPageToken?, totalCount?, skipped}`. */
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Json>;
   get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json>;
-  create(mapping: ResourceMapping, parent: string, body: Json, ctx: RequestContext): Promise<Json>;
-  update(mapping: ResourceMapping, uid: string, body: Json, mask: string | undefined, ctx: RequestContext): Promise<Json>;
+  /** `value` is the validated body; `parent` a UIDP, or '' for a root where the mapping allows one. */
+  create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json>;
+  /** Called with the resource's in-process write lock held. */
+  update(mapping: ResourceMapping, uid: string, change: Change, ctx: RequestContext): Promise<Json>;
   delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json>;
-  /** `mapping.methods.batchCreate`: body `{parent, requests: [...], <inherit>?}` → `{<name>: [...]}` in request order. */
-  batchCreate(mapping: ResourceMapping, body: Json, ctx: RequestContext): Promise<Json>;
-  /** `mapping.methods.lookup`: → `{uid}`. */
-  lookup(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json>;
+  /** Validated create bodies, all or none, answered `{<name>: [...]}` in request order. `singular` names a sub-request's resource in errors. */
+  batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext): Promise<Json>;
+  /** `mapping.methods.lookup`: the parameters by v2 name → `{uid}`. */
+  lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json>;
 }

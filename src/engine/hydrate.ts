@@ -11,6 +11,7 @@ import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts'
 import { getPath, isObject, typeOf, type Json, type LookupResolver } from './shape.ts';
 import type { V1Client } from '../v1/client.ts';
 import type { HydrationCache } from './hydration-cache.ts';
+import type { RequestContext } from '../operation/context.ts';
 
 /** Ids per v1 call: keeps URLs well under common 8 KiB limits (a deep UIDP is ~100 characters). */
 const IDS_PER_CALL = 50;
@@ -18,8 +19,8 @@ const IDS_PER_CALL = 50;
 export interface HydrationContext {
   v1: V1Client;
   registry: MappingRegistry;
-  authorization: string;
-  counter: { v1Calls: number };
+  /** The request's own context: its caller, deadline and counters. */
+  request: RequestContext;
   /** Most v1 calls one request may spend on hydration. */
   maxFanOut: number;
   cache: HydrationCache;
@@ -64,7 +65,7 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
     found.set(name, known);
     const ids: string[] = [];
     for (const id of idSet) {
-      const cached = ctx.cache.get(name, id, ctx.authorization);
+      const cached = ctx.cache.get(name, id, ctx.request.authorization);
       if (cached === undefined) ids.push(id);
       else known.set(id, cached);
     }
@@ -83,8 +84,8 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
 
   await Promise.all(calls.map(async ({ target, query, ids }) => {
     const answer = await ctx.v1.call<{ items?: unknown }>(
-      { method: 'GET', path: v1CollectionPath(target), query, authorization: ctx.authorization },
-      ctx.counter,
+      { method: 'GET', path: v1CollectionPath(target), query, authorization: ctx.request.authorization },
+      ctx.request,
     );
     const byId = found.get(target.name)!;
     const uidKey = v1UidKey(target);
@@ -93,7 +94,7 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
     }
     for (const id of ids) {
       if (!byId.has(id)) byId.set(id, null);
-      ctx.cache.set(target.name, id, ctx.authorization, byId.get(id)!);
+      ctx.cache.set(target.name, id, ctx.request.authorization, byId.get(id)!);
     }
   }));
 

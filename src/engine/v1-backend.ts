@@ -4,26 +4,22 @@
  * Create, Update (read-modify-write of v1's whole-resource PUT) and Delete.
  */
 import { ApiError, failedPrecondition, invalidField, notFound } from '../aip/errors.ts';
-import { singleParam, type RawQuery } from '../aip/list-request.ts';
-import { spellings } from '../aip/names.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import type { PageCursor, PageTokenCodec } from '../aip/page-token.ts';
-import { parseBatch } from './batch-request.ts';
 import { Code } from '../rpc-status.ts';
-import { deterministicRootUid, isChildOf, isUidp } from '../uidp.ts';
+import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import { uidpPath, type V1Client } from '../v1/client.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
-import type { Backend, RequestContext } from './backend.ts';
+import type { BackendPort, Change, RequestContext } from './backend.ts';
 import { hydrate } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
-import { KeyedMutex } from './keyed-mutex.ts';
-import { readListQuery, type ListQuery } from './list-query.ts';
+import type { ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
-  copyV2Path, getPath, isObject, pathsToKeep, readBody, readUpdate, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
+  copyV2Path, getPath, isObject, pathsToKeep, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
 } from './shape.ts';
 import { validate } from './validate.ts';
 
@@ -42,12 +38,11 @@ export interface V1BackendOptions {
 /** Rows asked of v1 per page when v1 pages a list itself; fixed, so a position inside a v1 page stays valid. */
 const V1_PAGE = 100;
 
-export class V1Backend implements Backend {
+export class V1Backend implements BackendPort {
   readonly #v1: V1Client;
   readonly #registry: MappingRegistry;
   readonly #tokens: PageTokenCodec;
   readonly #maxFanOut: number;
-  readonly #writes = new KeyedMutex();
   readonly #cache: HydrationCache;
   readonly #times: KeptTimes;
 
@@ -60,8 +55,8 @@ export class V1Backend implements Backend {
     this.#times = new KeptTimes(options.times, options.now);
   }
 
-  async list(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json> {
-    const request = { mapping, ctx, ...readListQuery(mapping, query, this.#tokens) };
+  async list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Json> {
+    const request = { mapping, ctx, ...query };
     return mapping.v1.paging ? this.#listV1Paged(request) : this.#listAll(request);
   }
 
@@ -115,7 +110,7 @@ export class V1Backend implements Backend {
         path: v1CollectionPath(mapping),
         query: { ...filters.v1Query, [paging.pageSize]: String(V1_PAGE), [paging.orderParam]: v1Order, ...(position.token ? { [paging.pageToken]: position.token } : {}) },
         authorization: ctx.authorization,
-      }, ctx.counter);
+      }, ctx);
       v1Total = answer.totalCount;
       const items = Array.isArray(answer.items) ? answer.items.filter(isObject) : [];
       const v1Next = typeof answer.nextPageToken === 'string' ? answer.nextPageToken : '';
@@ -143,19 +138,14 @@ export class V1Backend implements Backend {
   }
 
   async get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
-    requireUidp('uid', uid);
     const row = await this.#fetchRow(mapping, uid, ctx);
     return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
   }
 
-  async create(mapping: ResourceMapping, parent: string, body: Json, ctx: RequestContext): Promise<Json> {
-    if (parent !== '' || mapping.create?.parent !== 'optional') requireUidp('parent', parent);
-    // protojson discards unknown keys on decode, so a create ignores them.
-    const { value } = readBody(mapping.fields, body);
-    validate(mapping.validate, value);
+  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json> {
     const created = await this.#v1.call<Json>(
       { method: 'POST', path: joinPath(v1CollectionPath(mapping), parent), body: toV1(mapping.fields, value), authorization: ctx.authorization },
-      ctx.counter,
+      ctx,
     );
     const uid = String(created[v1UidKey(mapping)] ?? '');
     this.#cache.invalidate(mapping.name, uid);
@@ -163,11 +153,8 @@ export class V1Backend implements Backend {
     return this.#answerWrite(mapping, created, ctx);
   }
 
-  async update(mapping: ResourceMapping, uid: string, body: Json, maskText: string | undefined, ctx: RequestContext): Promise<Json> {
-    requireUidp('uid', uid);
-    const { value, paths } = readUpdate(mapping.fields, body, maskText);
-
-    return this.#writes.run(`${mapping.name}\0${uid}`, async () => {
+  async update(mapping: ResourceMapping, uid: string, { value, paths }: Change, ctx: RequestContext): Promise<Json> {
+    {
       const row = await this.#fetchRow(mapping, uid, ctx);
       if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
 
@@ -183,20 +170,19 @@ export class V1Backend implements Backend {
       restoreV1Paths(mapping.fields, before, put, keep);
       const written = await this.#v1.call<Json>(
         { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
-        ctx.counter,
+        ctx,
       );
       this.#cache.invalidate(mapping.name, uid);
       await this.#times.touched(mapping, uid);
       return this.#answerWrite(mapping, written, ctx);
-    });
+    }
   }
 
   async delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
-    requireUidp('uid', uid);
     const guarded = mapping.delete?.refuseWhileParentOf ?? [];
     if (guarded.length > 0) await this.#refuseIfParent(mapping, uid, guarded, ctx);
     try {
-      await this.#v1.call({ method: 'DELETE', path: joinPath(v1CollectionPath(mapping), uid), authorization: ctx.authorization }, ctx.counter);
+      await this.#v1.call({ method: 'DELETE', path: joinPath(v1CollectionPath(mapping), uid), authorization: ctx.authorization }, ctx);
     } catch (error) {
       if (!(mapping.delete?.idempotent && error instanceof ApiError && error.code === Code.NOT_FOUND)) throw error;
     } finally {
@@ -206,20 +192,13 @@ export class V1Backend implements Backend {
     return {};
   }
 
-  async batchCreate(mapping: ResourceMapping, body: Json, ctx: RequestContext): Promise<Json> {
-    const method = mapping.methods?.batchCreate;
-    if (!method) throw notFound('route', `${mapping.name} batch create`);
-    const batch = parseBatch(mapping, '', body);
-    requireUidp('parent', batch.parent);
-    const v1Items = batch.items.map((item, i) => {
-      const { value } = readBody(mapping.fields, item);
-      validate(mapping.validate, value, undefined, `requests[${i}].${batch.singular}.`);
-      return toV1(mapping.fields, value);
-    });
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], _singular: string, ctx: RequestContext): Promise<Json> {
+    const method = mapping.methods!.batchCreate!;
+    const v1Items = values.map((value) => toV1(mapping.fields, value));
     // v1's batch endpoint is one call, so the batch is as atomic as v1 makes it.
     const answer = await this.#v1.call<Json>({
-      method: 'POST', path: joinPath(`/${mapping.service}/v1/${method.v1Collection}`, batch.parent), body: v1Items, authorization: ctx.authorization,
-    }, ctx.counter);
+      method: 'POST', path: joinPath(`/${mapping.service}/v1/${method.v1Collection}`, parent), body: v1Items, authorization: ctx.authorization,
+    }, ctx);
     const uidKey = v1UidKey(mapping);
     const created = (Object.values(answer).find(Array.isArray) ?? []).filter(isObject).map((row) => String(row[uidKey] ?? ''));
     for (const uid of created) await this.#times.created(mapping, uid);
@@ -229,19 +208,14 @@ export class V1Backend implements Backend {
     return { [mapping.name]: await this.#renderHydrated(mapping, ordered, ctx) };
   }
 
-  async lookup(mapping: ResourceMapping, query: RawQuery, ctx: RequestContext): Promise<Json> {
-    const method = mapping.methods?.lookup;
-    if (!method) throw notFound('route', `${mapping.name} lookup`);
-    const values = Object.keys(method.params).map((name) => {
-      const value = singleParam(query, spellings(name));
-      if (!value) throw invalidField(name, 'is required');
-      return value;
-    });
-    const v1Query = Object.fromEntries(Object.values(method.params).map((v1Key, i) => [v1Key, values[i]!]));
+  async lookup(mapping: ResourceMapping, params: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json> {
+    const method = mapping.methods!.lookup!;
+    const values = Object.keys(method.params).map((name) => params[name]!);
+    const v1Query = Object.fromEntries(Object.entries(method.params).map(([name, v1Key]) => [v1Key, params[name]!]));
     try {
       const found = await this.#v1.call<Json>(
         { method: 'GET', path: `/${mapping.service}/v1/${method.v1Path}`, query: v1Query, authorization: ctx.authorization },
-        ctx.counter,
+        ctx,
       );
       return { uid: String(found[v1UidKey(mapping)] ?? '') };
     } catch (error) {
@@ -256,7 +230,7 @@ export class V1Backend implements Backend {
   async #listV1(mapping: ResourceMapping, query: Json, ctx: RequestContext): Promise<Json[]> {
     const answer = await this.#v1.call<{ items?: unknown }>(
       { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
-      ctx.counter,
+      ctx,
     );
     return Array.isArray(answer.items) ? answer.items.filter(isObject) : [];
   }
@@ -294,7 +268,7 @@ export class V1Backend implements Backend {
   async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
     times ??= await this.#times.forRows(mapping, rows, v1UidKey(mapping));
     const resolve = await hydrate(mapping, rows, {
-      v1: this.#v1, registry: this.#registry, authorization: ctx.authorization, counter: ctx.counter, maxFanOut: this.#maxFanOut, cache: this.#cache,
+      v1: this.#v1, registry: this.#registry, request: ctx, maxFanOut: this.#maxFanOut, cache: this.#cache,
     });
     const uidKey = v1UidKey(mapping);
     return rows.map((row) => applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times?.get(String(row[uidKey]))));
@@ -344,10 +318,6 @@ function positionFrom(cursor: PageCursor): { token: string; index: number } {
   const [token, index] = cursor.after;
   if (typeof token !== 'string' || typeof index !== 'number') throw invalidField('page_token', 'is not a page token of this list');
   return { token, index };
-}
-
-function requireUidp(field: string, value: string): void {
-  if (!isUidp(value)) throw invalidField(field, value ? `"${value}" is not a valid UIDP` : 'is required');
 }
 
 function joinPath(collection: string, uidp: string): string {

@@ -9,14 +9,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidField, notFound } from '../aip/errors.ts';
 import type { RawQuery } from '../aip/list-request.ts';
 import { singleParam } from '../aip/list-request.ts';
-import type { Backend, RequestContext } from '../engine/backend.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
+import { finish, requestContext, type RequestContext } from '../operation/context.ts';
+import type { OperationRunner } from '../operation/execute.ts';
+import type { Operation } from '../operation/operation.ts';
 import { isObject, type Json } from '../engine/shape.ts';
 import { requireBearer } from './auth.ts';
 
 export interface RouteOptions {
   mappings: readonly ResourceMapping[];
-  backend: Backend;
+  runner: OperationRunner;
+  /** Time one request may take in all. */
+  budgetMs: number;
   /** API version path segments served by the same table, e.g. `v2beta1` and the GA `v2`. */
   versions: readonly string[];
   /** Adds `x-v2gw-v1-calls` to responses. */
@@ -43,12 +47,22 @@ function body(request: FastifyRequest): Json {
 }
 
 export async function v2Routes(app: FastifyInstance, options: RouteOptions): Promise<void> {
-  const { backend } = options;
+  const { runner, budgetMs } = options;
 
   app.decorateRequest('v2gw', null as unknown as RequestContext);
-  app.addHook('onRequest', async (request) => {
-    request.v2gw = { authorization: requireBearer(request), counter: { v1Calls: 0 } };
+  app.addHook('onRequest', async (request, reply) => {
+    const authorization = requireBearer(request);
+    // A response closed before it finished means the caller went away: cancel what the request still has under way.
+    const caller = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) caller.abort();
+    });
+    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal });
   });
+  app.addHook('onResponse', async (request) => {
+    if (request.v2gw) finish(request.v2gw);
+  });
+  const run = (request: FastifyRequest, op: Operation) => runner.execute(op, request.v2gw);
   if (options.debugHeaders) {
     app.addHook('onSend', async (request, reply: FastifyReply) => {
       if (request.v2gw) reply.header('x-v2gw-v1-calls', String(request.v2gw.counter.v1Calls));
@@ -60,31 +74,31 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
     for (const version of options.versions) {
       const base = `/${mapping.service}/${version}/${mapping.collection}`;
       if (ops.has('list')) {
-        app.get(base, (req) => backend.list(mapping, req.query as RawQuery, req.v2gw));
+        app.get(base, (req) => run(req, { kind: 'list', mapping, query: req.query as RawQuery }));
       }
       if (ops.has('get')) {
-        app.get(`${base}/*`, (req) => backend.get(mapping, wildcard(req), req.v2gw));
+        app.get(`${base}/*`, (req) => run(req, { kind: 'get', mapping, uid: wildcard(req) }));
       }
       if (ops.has('create')) {
-        app.post(base, (req) => backend.create(mapping, '', body(req), req.v2gw));
-        app.post(`${base}/*`, (req) => backend.create(mapping, wildcard(req), body(req), req.v2gw));
+        app.post(base, (req) => run(req, { kind: 'create', mapping, parent: '', body: body(req) }));
+        app.post(`${base}/*`, (req) => run(req, { kind: 'create', mapping, parent: wildcard(req), body: body(req) }));
       }
       if (ops.has('update')) {
         app.patch(`${base}/*`, (req) => {
           const mask = singleParam(req.query as RawQuery, ['updateMask', 'update_mask']);
-          return backend.update(mapping, wildcard(req), body(req), mask, req.v2gw);
+          return run(req, { kind: 'update', mapping, uid: wildcard(req), body: body(req), mask });
         });
       }
       if (ops.has('delete')) {
-        app.delete(`${base}/*`, (req) => backend.delete(mapping, wildcard(req), req.v2gw));
+        app.delete(`${base}/*`, (req) => run(req, { kind: 'delete', mapping, uid: wildcard(req) }));
       }
       // `::` is Fastify's literal colon: `roleBindings:batchCreate` is a route of its own, never a uid.
       const { batchCreate, lookup } = mapping.methods ?? {};
       if (batchCreate) {
-        app.post(`${base}::${batchCreate.verb}`, (req) => backend.batchCreate(mapping, body(req), req.v2gw));
+        app.post(`${base}::${batchCreate.verb}`, (req) => run(req, { kind: 'batchCreate', mapping, body: body(req) }));
       }
       if (lookup) {
-        app.get(`${base}::${lookup.verb}`, (req) => backend.lookup(mapping, req.query as RawQuery, req.v2gw));
+        app.get(`${base}::${lookup.verb}`, (req) => run(req, { kind: 'lookup', mapping, query: req.query as RawQuery }));
       }
     }
   }

@@ -5,24 +5,20 @@
  * SQL, counts, timestamps). Resource-specific behaviour comes from the
  * mappings' field specs and `native` blocks; this file names no resource.
  */
-import { ApiError, failedPrecondition, invalidArgument, invalidField, notFound } from '../aip/errors.ts';
-import { singleParam, type RawQuery } from '../aip/list-request.ts';
-import { spellings } from '../aip/names.ts';
+import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { PageTokenCodec } from '../aip/page-token.ts';
-import type { Backend, RequestContext } from '../engine/backend.ts';
-import { KeyedMutex } from '../engine/keyed-mutex.ts';
-import { readListQuery } from '../engine/list-query.ts';
+import type { BackendPort, Change, RequestContext } from '../engine/backend.ts';
+import type { ListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
-import { readBody, readUpdate, validationScope, type Json } from '../engine/shape.ts';
+import { validationScope, type Json } from '../engine/shape.ts';
 import { validate } from '../engine/validate.ts';
 import { Code } from '../rpc-status.ts';
 import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
 } from '../store/types.ts';
-import { deterministicRootUid, isInRoot, isUidp, newChildUid, newRootUid, parentOf } from '../uidp.ts';
-import { parseBatch } from '../engine/batch-request.ts';
+import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
 import { normalize } from './document.ts';
 import { generate } from './generated.ts';
 import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';
@@ -42,13 +38,11 @@ const CASCADE_CHUNK = 500;
 /** Rows per store query when a list must read every matching row. */
 const SCAN_CHUNK = 1000;
 
-export class NativeBackend implements Backend {
+export class NativeBackend implements BackendPort {
   readonly #store: Store;
   readonly #registry: MappingRegistry;
   readonly #tokens: PageTokenCodec;
   readonly #now: () => number;
-  /** Serialises read-modify-writes of one resource within this process. */
-  readonly #writes = new KeyedMutex();
   /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
   readonly #seeded = new Set<string>();
 
@@ -94,9 +88,7 @@ export class NativeBackend implements Backend {
     }
   }
 
-  async list(mapping: ResourceMapping, query: RawQuery, _ctx: RequestContext): Promise<Json> {
-    const { params, filters, order, fingerprint, cursor } = readListQuery(mapping, query, this.#tokens);
-
+  async list(mapping: ResourceMapping, { params, filters, order, fingerprint, cursor }: ListQuery, _ctx: RequestContext): Promise<Json> {
     const plan = planFilters(mapping, filters.canonical);
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
@@ -113,15 +105,10 @@ export class NativeBackend implements Backend {
   }
 
   async get(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
-    requireUidp('uid', uid);
     return (await this.#render(mapping, [await this.#existing(this.#store.resources, mapping, uid)]))[0]!;
   }
 
-  async create(mapping: ResourceMapping, parent: string, body: Json, _ctx: RequestContext): Promise<Json> {
-    if (parent !== '' || mapping.create?.parent !== 'optional') requireUidp('parent', parent);
-    // protojson discards unknown keys on decode, so a create ignores them.
-    const { value } = readBody(mapping.fields, body);
-    validate(mapping.validate, value);
+  async create(mapping: ResourceMapping, parent: string, value: Json, _ctx: RequestContext): Promise<Json> {
     const { row, once } = await this.#store.transaction(async (tx) => {
       const prepared = await this.#prepareCreate(tx.resources, mapping, parent, value);
       await this.#insert(tx.resources, mapping, prepared.row);
@@ -131,11 +118,8 @@ export class NativeBackend implements Backend {
     return { ...doc!, ...once };
   }
 
-  async update(mapping: ResourceMapping, uid: string, body: Json, maskText: string | undefined, _ctx: RequestContext): Promise<Json> {
-    requireUidp('uid', uid);
-    const { value, paths } = readUpdate(mapping.fields, body, maskText);
-
-    const row = await this.#writes.run(`${mapping.name}\0${uid}`, () => this.#store.transaction(async (tx) => {
+  async update(mapping: ResourceMapping, uid: string, { value, paths }: Change, _ctx: RequestContext): Promise<Json> {
+    const row = await this.#store.transaction(async (tx) => {
       // Locked until commit: a replica patching the same resource waits rather than overwriting this change.
       const current = await tx.resources.getForUpdate(mapping.name, uid);
       if (!current) throw notFound(mapping.resourceType, uid);
@@ -150,12 +134,11 @@ export class NativeBackend implements Backend {
       const replaced = await tx.resources.replace(mapping.name, uid, document, now);
       if (!replaced) throw notFound(mapping.resourceType, uid);
       return replaced;
-    }));
+    });
     return (await this.#render(mapping, [row]))[0]!;
   }
 
   async delete(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
-    requireUidp('uid', uid);
     await this.#store.transaction(async (tx) => {
       const row = await tx.resources.getForUpdate(mapping.name, uid);
       if (!row) {
@@ -179,29 +162,17 @@ export class NativeBackend implements Backend {
     return {};
   }
 
-  async batchCreate(mapping: ResourceMapping, body: Json, _ctx: RequestContext): Promise<Json> {
-    if (!mapping.methods?.batchCreate) throw notFound('route', `${mapping.name} batch create`);
-    const batch = parseBatch(mapping, '', body);
-    requireUidp('parent', batch.parent);
-    const values = batch.items.map((item, i) => {
-      const { value } = readBody(mapping.fields, item);
-      try {
-        validate(mapping.validate, value);
-      } catch (error) {
-        throw withFieldPrefix(error, `requests[${i}].${batch.singular}.`);
-      }
-      return value;
-    });
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, _ctx: RequestContext): Promise<Json> {
     // All or nothing: every row is inserted in one transaction, which any failure rolls back.
     const rows = await this.#store.transaction(async (tx) => {
       const created: StoredResource[] = [];
       for (const [i, value] of values.entries()) {
         try {
-          const { row } = await this.#prepareCreate(tx.resources, mapping, batch.parent, value);
+          const { row } = await this.#prepareCreate(tx.resources, mapping, parent, value);
           await this.#insert(tx.resources, mapping, row);
           created.push(row);
         } catch (error) {
-          throw withFieldPrefix(error, `requests[${i}].${batch.singular}.`);
+          throw withFieldPrefix(error, `requests[${i}].${singular}.`);
         }
       }
       return created;
@@ -209,17 +180,10 @@ export class NativeBackend implements Backend {
     return { [mapping.name]: await this.#render(mapping, rows) };
   }
 
-  async lookup(mapping: ResourceMapping, query: RawQuery, _ctx: RequestContext): Promise<Json> {
-    const method = mapping.methods?.lookup;
+  async lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, _ctx: RequestContext): Promise<Json> {
     const spec = mapping.native?.lookup;
-    if (!method || !spec) throw notFound('route', `${mapping.name} lookup`);
-    const params = Object.keys(method.params);
-    const values: Record<string, string> = {};
-    for (const param of params) {
-      const value = singleParam(query, spellings(param));
-      if (!value) throw invalidField(param, 'is required');
-      values[param] = value;
-    }
+    if (!spec) throw notFound('route', `${mapping.name} lookup`);
+    const params = Object.keys(mapping.methods?.lookup?.params ?? {});
     for (const alternative of spec.match) {
       const { rows } = await this.#store.resources.list({
         kind: mapping.name,
@@ -361,10 +325,6 @@ export class NativeBackend implements Backend {
       }]);
     }
   }
-}
-
-function requireUidp(field: string, value: string): void {
-  if (!isUidp(value)) throw invalidField(field, value ? `"${value}" is not a valid UIDP` : 'is required');
 }
 
 /** The same error with each BadRequest field placed under `prefix` (a sub-request of a batch). */

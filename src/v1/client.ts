@@ -4,6 +4,7 @@
  * that describes what went wrong (see errors.ts).
  */
 import { Pool, interceptors, type Dispatcher } from 'undici';
+import { ApiError } from '../aip/errors.ts';
 import { fromTransportError, fromV1Response } from './errors.ts';
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
@@ -16,6 +17,12 @@ export interface V1Call {
   body?: unknown;
   /** The caller's own Authorization header, forwarded as is. */
   authorization: string;
+}
+
+/** The part of a request's context a v1 call honours: its counter, and its signal (deadline, cancellation). */
+export interface CallScope {
+  readonly counter: { v1Calls: number };
+  readonly signal?: AbortSignal;
 }
 
 export interface V1ClientOptions {
@@ -47,8 +54,11 @@ export class V1Client {
     );
   }
 
-  async call<T = unknown>(call: V1Call, counter?: { v1Calls: number }): Promise<T> {
-    if (counter) counter.v1Calls++;
+  async call<T = unknown>(call: V1Call, scope?: CallScope): Promise<T> {
+    if (scope) scope.counter.v1Calls++;
+    const own = AbortSignal.timeout(this.#timeoutMs);
+    // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
+    const signal = scope?.signal ? AbortSignal.any([own, scope.signal]) : own;
     const headers: Record<string, string> = { authorization: call.authorization, accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
@@ -63,16 +73,16 @@ export class V1Client {
         path: withQuery(call.path, call.query),
         headers,
         body,
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal,
       });
     } catch (error) {
-      throw fromTransportError(error, this.#timeoutMs);
+      throw failure(error, scope, this.#timeoutMs);
     }
     let text: string;
     try {
       text = await response.body.text();
     } catch (error) {
-      throw fromTransportError(error, this.#timeoutMs);
+      throw failure(error, scope, this.#timeoutMs);
     }
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (!text) return {} as T;
@@ -99,6 +109,12 @@ export class V1Client {
   close(): Promise<void> {
     return this.#pool.close();
   }
+}
+
+/** A transport failure, or the request's own abort (its reason says which: deadline or cancellation). */
+function failure(error: unknown, scope: CallScope | undefined, timeoutMs: number): unknown {
+  if (scope?.signal?.aborted && scope.signal.reason instanceof ApiError) return scope.signal.reason;
+  return fromTransportError(error, timeoutMs);
 }
 
 function withQuery(path: string, query: V1Call['query']): string {

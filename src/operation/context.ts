@@ -1,0 +1,79 @@
+/**
+ * What travels with one v2 request below the transport, whichever protocol
+ * carried it: who is calling, one deadline for the whole request, a signal
+ * that fires when the caller goes away or the deadline passes, the request id
+ * and counters. Transports build it; backends and the v1 client only read it.
+ */
+import { ApiError, deadlineExceeded } from '../aip/errors.ts';
+import { Code } from '../rpc-status.ts';
+
+export interface RequestContext {
+  /** The caller's Authorization header (REST) or metadata (gRPC), forwarded to v1. */
+  readonly authorization: string;
+  readonly requestId: string;
+  /** Epoch milliseconds by which the whole request must be answered. */
+  readonly deadline: number;
+  /** Aborted when the caller goes away or the deadline passes; its reason is the ApiError to answer with. */
+  readonly signal: AbortSignal;
+  /** v1 calls this request made, for observability. */
+  readonly counter: { v1Calls: number };
+}
+
+export interface ContextInput {
+  authorization: string;
+  requestId: string;
+  /** Time the whole request may take. */
+  budgetMs: number;
+  /** The transport's own signal: aborted when the caller cancels or disconnects. */
+  callerSignal?: AbortSignal;
+  now?: number;
+}
+
+export function requestContext(input: ContextInput): RequestContext {
+  const controller = new AbortController();
+  const budgetMs = Math.max(0, input.budgetMs);
+  // One timer per request, not per v1 call; unref'd so it never holds the process open.
+  const timer = setTimeout(
+    () => controller.abort(deadlineExceeded(`the request did not complete within its deadline of ${budgetMs} ms`)),
+    budgetMs,
+  );
+  timer.unref();
+  const stop = () => clearTimeout(timer);
+  controller.signal.addEventListener('abort', stop, { once: true });
+  timers.set(controller.signal, stop);
+  const caller = input.callerSignal;
+  if (caller) {
+    const cancel = () => controller.abort(cancelled());
+    if (caller.aborted) cancel();
+    else caller.addEventListener('abort', cancel, { once: true });
+  }
+  return {
+    authorization: input.authorization,
+    requestId: input.requestId,
+    deadline: (input.now ?? Date.now()) + budgetMs,
+    signal: controller.signal,
+    counter: { v1Calls: 0 },
+  };
+}
+
+const timers = new WeakMap<AbortSignal, () => void>();
+
+/** Releases the request's deadline timer once its answer is on its way. */
+export function finish(ctx: RequestContext): void {
+  timers.get(ctx.signal)?.();
+}
+
+export function cancelled(): ApiError {
+  return new ApiError(Code.CANCELLED, 'the caller cancelled the request');
+}
+
+/** The error a request aborted by its context answers with. */
+export function abortReason(ctx: Pick<RequestContext, 'signal'>): ApiError {
+  const reason: unknown = ctx.signal.reason;
+  return reason instanceof ApiError ? reason : cancelled();
+}
+
+/** Milliseconds left before the deadline (never negative). */
+export function remainingMs(ctx: Pick<RequestContext, 'deadline'>, now = Date.now()): number {
+  return Math.max(0, ctx.deadline - now);
+}

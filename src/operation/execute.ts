@@ -1,0 +1,97 @@
+/**
+ * Runs an operation: the steps every backend would otherwise repeat — reading
+ * and validating the request, UIDP checks, page-token and list-query reading,
+ * the update mask, batch parsing, per-resource serialisation of
+ * read-modify-writes, and the deadline — then the backend's I/O.
+ */
+import { invalidField } from '../aip/errors.ts';
+import { singleParam } from '../aip/list-request.ts';
+import { spellings } from '../aip/names.ts';
+import type { PageTokenCodec } from '../aip/page-token.ts';
+import { parseBatch } from '../engine/batch-request.ts';
+import type { BackendPort } from '../engine/backend.ts';
+import { KeyedMutex } from '../engine/keyed-mutex.ts';
+import { readListQuery } from '../engine/list-query.ts';
+import { readBody, readUpdate, type Json } from '../engine/shape.ts';
+import { validate } from '../engine/validate.ts';
+import { isUidp } from '../uidp.ts';
+import { abortReason, type RequestContext } from './context.ts';
+import type { Operation } from './operation.ts';
+
+export class OperationRunner {
+  readonly #backend: BackendPort;
+  readonly #tokens: PageTokenCodec;
+  /** Serialises read-modify-writes of one resource within this process, whichever backend does the writing. */
+  readonly #writes = new KeyedMutex();
+
+  constructor(backend: BackendPort, tokens: PageTokenCodec) {
+    this.#backend = backend;
+    this.#tokens = tokens;
+  }
+
+  async execute(op: Operation, ctx: RequestContext): Promise<Json> {
+    if (ctx.signal.aborted) throw abortReason(ctx);
+    const answer = this.#run(op, ctx);
+    // The deadline and the caller's cancellation end the request even while the backend is busy.
+    return ctx.signal.aborted ? Promise.reject(abortReason(ctx)) : raceAbort(answer, ctx);
+  }
+
+  #run(op: Operation, ctx: RequestContext): Promise<Json> {
+    const backend = this.#backend;
+    const { mapping } = op;
+    switch (op.kind) {
+      case 'list':
+        return backend.list(mapping, readListQuery(mapping, op.query, this.#tokens), ctx);
+      case 'get':
+        requireUidp('uid', op.uid);
+        return backend.get(mapping, op.uid, ctx);
+      case 'create': {
+        // An empty parent creates a root only where the mapping says so (organisations).
+        if (op.parent !== '' || mapping.create?.parent !== 'optional') requireUidp('parent', op.parent);
+        // protojson discards unknown keys on decode, so a create ignores them.
+        const { value } = readBody(mapping.fields, op.body);
+        validate(mapping.validate, value);
+        return backend.create(mapping, op.parent, value, ctx);
+      }
+      case 'update': {
+        requireUidp('uid', op.uid);
+        const change = readUpdate(mapping.fields, op.body, op.mask);
+        return this.#writes.run(`${mapping.name}\0${op.uid}`, () => backend.update(mapping, op.uid, change, ctx));
+      }
+      case 'delete':
+        requireUidp('uid', op.uid);
+        return backend.delete(mapping, op.uid, ctx);
+      case 'batchCreate': {
+        const batch = parseBatch(mapping, '', op.body);
+        requireUidp('parent', batch.parent);
+        const values = batch.items.map((item, i) => {
+          const { value } = readBody(mapping.fields, item);
+          validate(mapping.validate, value, undefined, `requests[${i}].${batch.singular}.`);
+          return value;
+        });
+        return backend.batchCreate(mapping, batch.parent, values, batch.singular, ctx);
+      }
+      case 'lookup': {
+        const params = Object.keys(mapping.methods?.lookup?.params ?? {});
+        const values = Object.fromEntries(params.map((name) => {
+          const value = singleParam(op.query, spellings(name));
+          if (!value) throw invalidField(name, 'is required');
+          return [name, value];
+        }));
+        return backend.lookup(mapping, values, ctx);
+      }
+    }
+  }
+}
+
+function requireUidp(field: string, value: string): void {
+  if (!isUidp(value)) throw invalidField(field, value ? `"${value}" is not a valid UIDP` : 'is required');
+}
+
+function raceAbort<T>(work: Promise<T>, ctx: RequestContext): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(ctx));
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => ctx.signal.removeEventListener('abort', onAbort));
+  });
+}

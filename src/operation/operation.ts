@@ -1,0 +1,22 @@
+/**
+ * A v2 operation, typed, as either transport builds it: the standard five
+ * methods and the custom ones a mapping declares. Built once per request from
+ * the REST route or the gRPC message; `execute` then runs every step both
+ * backends share, so a backend only does I/O.
+ */
+import type { RawQuery } from '../aip/list-request.ts';
+import type { ResourceMapping } from '../engine/mapping.ts';
+import type { Json } from '../engine/shape.ts';
+
+export type Operation =
+  | { readonly kind: 'list'; readonly mapping: ResourceMapping; readonly query: RawQuery }
+  | { readonly kind: 'get'; readonly mapping: ResourceMapping; readonly uid: string }
+  | { readonly kind: 'create'; readonly mapping: ResourceMapping; readonly parent: string; readonly body: Json }
+  | { readonly kind: 'update'; readonly mapping: ResourceMapping; readonly uid: string; readonly body: Json; readonly mask: string | undefined }
+  | { readonly kind: 'delete'; readonly mapping: ResourceMapping; readonly uid: string }
+  /** `mapping.methods.batchCreate`: body `{parent, requests: [...], <inherit>?}`. */
+  | { readonly kind: 'batchCreate'; readonly mapping: ResourceMapping; readonly body: Json }
+  /** `mapping.methods.lookup`: the uid of the resource matching some query fields. */
+  | { readonly kind: 'lookup'; readonly mapping: ResourceMapping; readonly query: RawQuery };
+
+export type OperationKind = Operation['kind'];
