@@ -17,12 +17,15 @@ export const OPTIONS = {
   port: { flag: 'port', env: 'V2GW_PORT', schema: z.coerce.number().int().min(0).max(65535).default(8080), help: 'Port to listen on (0 picks a free one).' },
   host: { flag: 'host', env: 'V2GW_HOST', schema: z.string().min(1).default('127.0.0.1'), help: 'Address to bind. The default serves loopback only, as a sidecar should; use 0.0.0.0 in a container.' },
   v1TimeoutMs: { flag: 'v1-timeout-ms', env: 'V2GW_V1_TIMEOUT_MS', schema: z.coerce.number().int().positive().default(10_000), help: 'Deadline for each v1 call; past it the request fails with DEADLINE_EXCEEDED.' },
+  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'V2GW_REQUEST_TIMEOUT_MS', schema: z.coerce.number().int().positive().default(30_000), help: 'Deadline for a whole v2 request, however many v1 calls it makes; a shorter grpc-timeout from a gRPC caller wins. Past it: DEADLINE_EXCEEDED.' },
   pageTokenKey: { flag: 'page-token-key', env: 'V2GW_PAGE_TOKEN_KEY', schema: z.string().min(16, 'must be at least 16 characters').optional(), help: 'Secret that seals page tokens; share it between replicas. Unset: a random key per process, so tokens do not survive a restart.' },
   pageTokenKeyFile: { flag: 'page-token-key-file', env: 'V2GW_PAGE_TOKEN_KEY_FILE', schema: z.string().min(1).optional(), help: 'File holding the page-token secret (e.g. a mounted Kubernetes secret); used when --page-token-key is unset.' },
   bodyLimit: { flag: 'body-limit', env: 'V2GW_BODY_LIMIT', schema: z.coerce.number().int().positive().default(1_048_576), help: 'Largest request body in bytes; larger bodies get INVALID_ARGUMENT.' },
   maxFanOut: { flag: 'max-fan-out', env: 'V2GW_MAX_FAN_OUT', schema: z.coerce.number().int().positive().default(16), help: 'Most v1 calls one request may spend hydrating references; past it the request fails with RESOURCE_EXHAUSTED.' },
   logLevel: { flag: 'log-level', env: 'V2GW_LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), help: 'pino log level.' },
   hydrationCacheMs: { flag: 'hydration-cache-ms', env: 'V2GW_HYDRATION_CACHE_MS', schema: z.coerce.number().int().min(0).max(60_000).default(2000), help: 'How long v1 rows fetched to hydrate references (a role binding\'s identity) are reused across requests; writes through the gateway drop them at once. 0 turns the cache off.' },
+  tlsCert: { flag: 'tls-cert', env: 'V2GW_TLS_CERT', schema: z.string().min(1).optional(), help: 'PEM certificate (chain) to serve TLS with, HTTP/2 and HTTP/1.1 chosen by ALPN; needs --tls-key. Unset: cleartext, gRPC as h2c.' },
+  tlsKey: { flag: 'tls-key', env: 'V2GW_TLS_KEY', schema: z.string().min(1).optional(), help: 'PEM private key of --tls-cert.' },
   debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', switch: true, schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
 } as const;
 
@@ -58,6 +61,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   if (config.dataDir && config.store) {
     throw new ConfigError('--data-dir / V2GW_DATA_DIR and --store / V2GW_STORE are mutually exclusive: a gateway has one store');
   }
+  if (!config.tlsCert !== !config.tlsKey) {
+    throw new ConfigError('--tls-cert / V2GW_TLS_CERT and --tls-key / V2GW_TLS_KEY go together: set both to serve TLS, or neither');
+  }
   if (!config.pageTokenKey && config.pageTokenKeyFile) {
     try {
       config.pageTokenKey = readFileSync(config.pageTokenKeyFile, 'utf8').trim();
@@ -72,6 +78,19 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
 /** Where the store lives, as `openStore` takes it: the PostgreSQL URL, the data directory, or in memory. */
 export function storeLocation(config: Pick<Config, 'dataDir' | 'store'>): string {
   return config.store ?? config.dataDir ?? ':memory:';
+}
+
+/** The certificate and key to serve TLS with, read from their files; undefined for cleartext. */
+export function tlsFiles(config: Pick<Config, 'tlsCert' | 'tlsKey'>): { cert: Buffer; key: Buffer } | undefined {
+  if (!config.tlsCert || !config.tlsKey) return undefined;
+  const read = (path: string, option: string): Buffer => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new ConfigError(`cannot read ${option}: ${(error as Error).message}`);
+    }
+  };
+  return { cert: read(config.tlsCert, '--tls-cert'), key: read(config.tlsKey, '--tls-key') };
 }
 
 /** A store location fit for logs: a URL's password is masked. */

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, OPTIONS, loadConfig, usage } from '../../src/config.ts';
+import { ConfigError, OPTIONS, loadConfig, tlsFiles, usage } from '../../src/config.ts';
 
 let dir: string;
 
@@ -31,6 +31,7 @@ describe('loadConfig defaults', () => {
       port: 8080,
       host: '127.0.0.1',
       v1TimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
       pageTokenKey: undefined,
       pageTokenKeyFile: undefined,
       bodyLimit: 1_048_576,
@@ -56,6 +57,7 @@ describe('loadConfig from the environment', () => {
       V2GW_PORT: '9090',
       V2GW_HOST: '0.0.0.0',
       V2GW_V1_TIMEOUT_MS: '2500',
+      V2GW_REQUEST_TIMEOUT_MS: '7000',
       V2GW_PAGE_TOKEN_KEY: 'sixteen-chars-ok',
       V2GW_BODY_LIMIT: '2048',
       V2GW_MAX_FAN_OUT: '4',
@@ -68,6 +70,7 @@ describe('loadConfig from the environment', () => {
       port: 9090,
       host: '0.0.0.0',
       v1TimeoutMs: 2500,
+      requestTimeoutMs: 7000,
       pageTokenKey: 'sixteen-chars-ok',
       pageTokenKeyFile: undefined,
       bodyLimit: 2048,
@@ -216,5 +219,30 @@ describe('usage', () => {
       expect(text).toContain(`--${option.flag}`);
       expect(text).toContain(option.env);
     }
+  });
+});
+
+describe('loadConfig TLS', () => {
+  it('takes --tls-cert and --tls-key together, or neither', () => {
+    expect(loadConfig([], {}).tlsCert).toBeUndefined();
+    const both = loadConfig(['--tls-cert', '/certs/tls.crt'], { V2GW_TLS_KEY: '/certs/tls.key' });
+    expect(both).toMatchObject({ tlsCert: '/certs/tls.crt', tlsKey: '/certs/tls.key' });
+    for (const [argv, env] of [[['--tls-cert', '/certs/tls.crt'], {}], [[], { V2GW_TLS_KEY: '/certs/tls.key' }]] as const) {
+      const e = configError(() => loadConfig(argv, env));
+      expect(e.message).toContain('--tls-cert');
+      expect(e.message).toContain('V2GW_TLS_KEY');
+    }
+  });
+
+  it('reads both files, or reports the one it cannot read', () => {
+    const certFile = join(dir, 'tls.crt');
+    const keyFile = join(dir, 'tls.key');
+    writeFileSync(certFile, 'CERT');
+    writeFileSync(keyFile, 'KEY');
+    expect(tlsFiles({ tlsCert: undefined, tlsKey: undefined })).toBeUndefined();
+    const files = tlsFiles({ tlsCert: certFile, tlsKey: keyFile });
+    expect(files?.cert.toString()).toBe('CERT');
+    expect(files?.key.toString()).toBe('KEY');
+    expect(configError(() => tlsFiles({ tlsCert: certFile, tlsKey: join(dir, 'missing.key') })).message).toContain('--tls-key');
   });
 });
