@@ -104,7 +104,7 @@ export default defineResource({
   create: { parent: 'required', parentKind: 'groups' },
   methods: {
     // v2 `identities:lookupIdentity` answers `{uid}`, even for users not registered yet; v1 `identities/lookup` answers the Identity or NOT_FOUND.
-    lookup: { verb: 'lookupIdentity', params: { issuer: 'issuer', subject: 'subject' }, v1Path: 'identities/lookup' },
+    lookup: { rpc: 'LookupIdentity', params: { issuer: 'issuer', subject: 'subject' }, v1Path: 'identities/lookup' },
   },
   validate: z.object({
     name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),

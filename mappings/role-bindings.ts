@@ -61,7 +61,7 @@ export default defineResource({
   methods: {
     // v2: `roleBindings:batchCreate`, at most 25, atomic, sub-requests inherit the top-level roleUid (AIP-233);
     // v1: a bare JSON array POSTed to `rolebindings/batch/{parent}`.
-    batchCreate: { verb: 'batchCreate', max: 25, inherit: 'roleUid', v1Collection: 'rolebindings/batch' },
+    batchCreate: { rpc: 'BatchCreateRoleBindings', max: 25, inherit: 'roleUid', v1Collection: 'rolebindings/batch' },
   },
   delete: { idempotent: true },
   native: {

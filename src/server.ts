@@ -6,15 +6,24 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
-import { storeLocation, type Config } from './config.ts';
+import { storeLocation, tlsFiles, type Config } from './config.ts';
 import type { BackendPort } from './engine/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { ConnectRouter } from '@connectrpc/connect';
+import { bindContract, unservedMethods } from './contract/bindings.ts';
+import { apiServices, contract } from './contract/registry.ts';
+import { healthRoutes } from './transport/grpc/health.ts';
+import { reflectionRoutes } from './transport/grpc/reflection.ts';
+import { grpcRoutes } from './transport/grpc/service.ts';
+import { withSpecMessageEncoding } from './transport/grpc/message-encoding.ts';
+import { createListener } from './transport/listener.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { HydrationCache } from './engine/hydration-cache.ts';
 import { V1Backend } from './engine/v1-backend.ts';
-import { installErrorHandling, sendError } from './http/errors.ts';
-import { cachedCheck, registerHealth } from './http/health.ts';
-import { v2Routes } from './http/routes.ts';
+import { installErrorHandling, sendError } from './transport/rest/errors.ts';
+import { cachedCheck, registerHealth } from './transport/rest/health.ts';
+import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
 import { NativeBackend } from './native/native-backend.ts';
 import { v1PassThrough } from './passthrough/plugin.ts';
@@ -26,8 +35,8 @@ import { MAPPINGS } from '../mappings/index.ts';
 /** The GA twin is byte-identical to v2beta1 but for the version token, so one table serves both. */
 export const API_VERSIONS = ['v2beta1', 'v2'] as const;
 
-/** Time one v2 request may take in all, whatever number of v1 calls it makes. */
-const REQUEST_BUDGET_MS = 30_000;
+/** Served by the transport itself, beside the API's services. */
+const GRPC_INFRASTRUCTURE = ['grpc.health.v1.Health', 'grpc.reflection.v1.ServerReflection', 'grpc.reflection.v1alpha.ServerReflection'];
 
 export interface GatewayOptions {
   /** Where log lines go (tests capture them); stdout by default. */
@@ -62,9 +71,27 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     throw error;
   }
   const runner = new OperationRunner(serving.backend, tokens);
+  const log = createLogger(config.logLevel, options.logStream) as FastifyBaseLogger;
+  const services = apiServices();
+  const bindings = bindContract(services, registry.all());
+  const unserved = unservedMethods(services, bindings);
+  const ready = cachedCheck(serving.ready, 1000);
+  let closing = false;
+  const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
+  // gRPC, gRPC-Web and Connect calls are answered by ConnectRPC; everything else falls through to Fastify (REST, health, pass-through).
+  const rpcRoutes = (router: ConnectRouter) => {
+    grpcRoutes(router, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders, log });
+    // A draining gateway reports NOT_SERVING, so a client's health watch moves it elsewhere before GOAWAY.
+    healthRoutes(router, { registry: contract, ready: async () => !closing && (await ready()), services: rpcServices });
+    reflectionRoutes(router, { registry: contract, services: rpcServices });
+  };
 
   const app = Fastify({
-    loggerInstance: createLogger(config.logLevel, options.logStream) as FastifyBaseLogger,
+    loggerInstance: log,
+    serverFactory: (restHandler) => createListener(
+      withSpecMessageEncoding(connectNodeAdapter({ routes: rpcRoutes, fallback: restHandler as NonNullable<Parameters<typeof connectNodeAdapter>[0]['fallback']>, readMaxBytes: config.bodyLimit })),
+      { tls: tlsFiles(config) },
+    ),
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -86,18 +113,18 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   });
   // Responses finished after close() began must also end their keep-alive connection,
   // or an idle client socket holds the server open long after the last request.
-  let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', String(request.id));
-    if (closing) reply.header('connection', 'close');
+    // HTTP/2 has no `connection` header: GOAWAY (the listener's close) ends those sessions instead.
+    if (closing && request.raw.httpVersionMajor !== 2) reply.header('connection', 'close');
   });
 
   installErrorHandling(app);
-  registerHealth(app, cachedCheck(serving.ready, 1000), config.mode === 'native' ? 'the store' : 'the v1 backend');
-  await app.register(v2Routes, { mappings: registry.all(), runner, budgetMs: REQUEST_BUDGET_MS, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
+  registerHealth(app, ready, config.mode === 'native' ? 'the store' : 'the v1 backend');
+  await app.register(v2Routes, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {
     await serving.close();

@@ -132,14 +132,15 @@ export interface ResourceMapping {
   };
   /** Rules for writable fields, checked on create and on the masked paths of an update. */
   readonly validate?: ZodType;
-  /** Custom methods (`:verb` routes) beyond the standard five. */
+  /** Custom methods beyond the standard five, by their RPC in the contract. */
   readonly methods?: {
     /**
-     * `POST <collection>:<verb>` with body `{parent, requests: [{parent?, <singular>: {…}}], <inherit>?}`:
+     * Body `{parent, requests: [{parent?, <singular>: {…}}], <inherit>?}`:
      * several creates under one parent, all or none (AIP-233).
      */
     readonly batchCreate?: {
-      readonly verb: string;
+      /** The RPC in the contract (its route comes from there). */
+      readonly rpc: string;
       /** Most sub-requests one call may carry. */
       readonly max: number;
       /** A field of the resource that sub-requests lacking it inherit from the top level (a differing value is INVALID_ARGUMENT). */
@@ -147,9 +148,10 @@ export interface ResourceMapping {
       /** The v1 batch collection, e.g. `rolebindings/batch`: POST `<v1>/{parent}` with a bare JSON array. */
       readonly v1Collection: string;
     };
-    /** `GET <collection>:<verb>?…`: the uid of the resource matching some query fields. */
+    /** The uid of the resource matching some request fields. */
     readonly lookup?: {
-      readonly verb: string;
+      /** The RPC in the contract (its route comes from there). */
+      readonly rpc: string;
       /** Required v2 query parameter → the v1 query key carrying it. */
       readonly params: Readonly<Record<string, string>>;
       /** The v1 lookup path under the service, e.g. `identities/lookup`. */

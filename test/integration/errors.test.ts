@@ -51,7 +51,7 @@ describe('bad input', () => {
 
   it('an unserved custom verb is not mistaken for a uid', async () => {
     const reply = await stack.client.post(`/iam/v2beta1/groups/${org}:requestGroupAccess`, {});
-    expect(reply.status).toBe(404);
+    expect(reply.status).toBe(501);
     expect(stack.emulator.state.listGroups({ id: org })).toHaveLength(1);
   });
 

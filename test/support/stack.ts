@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildGateway, type GatewayOptions } from '../../src/server.ts';
+import { checkAnswer } from './contract.ts';
 
 export const TOKEN = 'Bearer test-token-0123456789';
 
@@ -29,6 +30,8 @@ export interface CallOptions {
 
 export class Client {
   readonly baseUrl: string;
+  /** Check every v2 answer against the contract's message (contract.ts); off only for tests of deliberately broken answers. */
+  checkContract = true;
 
   constructor(baseUrl: string) {
     this.baseUrl = baseUrl;
@@ -54,6 +57,7 @@ export class Client {
     } catch {
       parsed = undefined;
     }
+    if (this.checkContract) checkAnswer(method, url.pathname, response.status, parsed);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 

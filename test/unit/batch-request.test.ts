@@ -15,7 +15,7 @@ const mapping = defineResource({
   fields: { uid: { outputOnly: true }, identityUid: {}, roleUid: {} },
   filters: {},
   orderBy: { fields: ['uid'] },
-  methods: { batchCreate: { verb: 'batchCreate', max: 3, inherit: 'roleUid', v1Collection: 'rolebindings/batch' } },
+  methods: { batchCreate: { rpc: 'BatchCreateRoleBindings', max: 3, inherit: 'roleUid', v1Collection: 'rolebindings/batch' } },
 });
 
 describe('parseBatch', () => {

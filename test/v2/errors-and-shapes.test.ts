@@ -42,9 +42,11 @@ describeModes('errors and shapes', (stack) => {
     expect(error.byType.ResourceInfo.resourceType).toBe('iam.chainguard.dev/Role');
   });
 
-  it('an unknown route or unserved custom verb is NOT_FOUND in AIP-193 form, and changes nothing', async () => {
+  it('an unknown route is NOT_FOUND, a route of the contract the gateway does not serve is UNIMPLEMENTED, in AIP-193 form, and neither changes anything', async () => {
     expect(aip(await client().get('/iam/v2beta1/widgets')).byType.ErrorInfo).toMatchObject({ reason: 'NOT_FOUND', domain: 'iam.chainguard.dev' });
-    expect((await client().post(`/iam/v2beta1/groups/${org}:requestGroupAccess`, {})).status).toBe(404);
+    const unserved = await client().post(`/iam/v2beta1/groups/${org}:requestGroupAccess`, {});
+    expect(unserved.status).toBe(501);
+    expect(aip(unserved).byType.ErrorInfo).toMatchObject({ reason: 'UNIMPLEMENTED', domain: 'iam.chainguard.dev' });
     expect((await client().get('/iam/v2beta1/groups', { 'uidp.children_of': org })).body.totalCount).toBe('1');
   });
 

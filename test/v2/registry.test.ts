@@ -44,7 +44,7 @@ describeModes('registry and vulnerabilities', (stack) => {
     expect(body.customOverlay.accounts.users[0]).toMatchObject({ username: 'app', uid: 1000 });
     expect(body.customOverlay.accounts.groups[0]).toMatchObject({ groupname: 'app', members: ['app'] });
     expect(body.createTime).toMatch(TIMESTAMP_MS);
-    expect((await client().post(`/registry/v2beta1/repos/${org}`, { name: 'x' })).status).toBe(404);
+    expect((await client().post(`/registry/v2beta1/repos/${org}`, { name: 'x' })).status).toBe(501);
   });
 
   const tags = (query: Record<string, string | boolean> = {}) => client().get('/registry/v2beta1/tags', { 'uidp.children_of': repo, order_by: 'name', ...query });
@@ -71,7 +71,7 @@ describeModes('registry and vulnerabilities', (stack) => {
     expect((await tags({ updated_since: '2999-01-01T00:00:00Z' })).body.tags).toHaveLength(0);
     expect(aip(await tags({ updated_since: 'yesterday' })).byType.BadRequest.fieldViolations[0].field).toBe('updated_since');
     expect((await client().get(`/registry/v2beta1/tags/${tag.uid}`)).body).toEqual(tag);
-    expect((await client().post(`/registry/v2beta1/tags/${repo}`, { name: 'x', digest: 'sha256:1' })).status).toBe(404);
+    expect((await client().post(`/registry/v2beta1/tags/${repo}`, { name: 'x', digest: 'sha256:1' })).status).toBe(501);
   });
 
   it('advisories: renamed fields, enums and nested event fields', async () => {

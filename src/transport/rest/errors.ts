@@ -4,8 +4,8 @@
  * status that matches its code. Internal details stay in the log.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, domainForPath, internal, invalidField, notFound, toAipBody } from '../aip/errors.ts';
-import { Code } from '../rpc-status.ts';
+import { ApiError, domainForPath, internal, invalidField, notFound, toAipBody } from '../../aip/errors.ts';
+import { Code } from '../../rpc-status.ts';
 
 function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;

@@ -3,7 +3,7 @@
  * /readyz is readiness (the backend answers too). Neither needs a token.
  */
 import type { FastifyInstance } from 'fastify';
-import { unavailable } from '../aip/errors.ts';
+import { unavailable } from '../../aip/errors.ts';
 
 export interface ReadinessCheck {
   (): Promise<boolean>;

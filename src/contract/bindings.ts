@@ -1,0 +1,102 @@
+/**
+ * Which RPCs of the contract the gateway serves, and how: each served method
+ * bound to its resource mapping and the kind of operation it is. The contract
+ * names the methods and their routes; a mapping says which of its resource's
+ * standard methods the gateway serves and names its custom ones. Everything a
+ * transport needs to turn a request into an operation is here, once.
+ */
+import type { DescField, DescMessage, DescMethod, DescService } from '@bufbuild/protobuf';
+import type { ResourceMapping } from '../engine/mapping.ts';
+import type { OperationKind } from '../operation/operation.ts';
+import { httpRule, type HttpRuleView } from './registry.ts';
+
+export interface Binding {
+  readonly method: DescMethod;
+  readonly mapping: ResourceMapping;
+  readonly kind: OperationKind;
+  /** The REST route: the method's own rule, then its additional bindings. */
+  readonly rules: readonly HttpRuleView[];
+  /** The request field the REST body fills (`group`), `*` for the whole request, '' for none. */
+  readonly body: string;
+  /** The request field that names the resource (`uid`, `group.uid`) or its parent (`parent`), as a proto field path. */
+  readonly target: string | undefined;
+}
+
+const STANDARD: readonly OperationKind[] = ['get', 'create', 'update', 'delete'];
+
+/** The proto message a mapping's resource is: its AIP type's last segment, in its service's v2beta1 package. */
+export function resourceMessageName(mapping: ResourceMapping): string {
+  return `chainguard.platform.${mapping.service}.v2beta1.${mapping.resourceType.split('/').pop()}`;
+}
+
+function kindOf(method: DescMethod, mapping: ResourceMapping): OperationKind | undefined {
+  const resource = resourceMessageName(mapping);
+  const message = resource.split('.').pop()!;
+  if (mapping.methods?.batchCreate?.rpc === method.name) return 'batchCreate';
+  if (mapping.methods?.lookup?.rpc === method.name) return 'lookup';
+  for (const kind of STANDARD) {
+    if (method.name === `${capitalise(kind)}${message}`) return kind;
+  }
+  if (method.name.startsWith('List') && listsOf(method.output) === resource) return 'list';
+  return undefined;
+}
+
+/** The resource a List response carries (its one repeated message field), if any. */
+function listsOf(output: DescMessage): string | undefined {
+  const repeated = output.fields.find((f) => f.fieldKind === 'list' && f.listKind === 'message');
+  return repeated?.fieldKind === 'list' && repeated.listKind === 'message' ? repeated.message.typeName : undefined;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The served bindings; fails at start when a mapping names an RPC the contract lacks. */
+export function bindContract(services: readonly DescService[], mappings: readonly ResourceMapping[]): Binding[] {
+  const bindings: Binding[] = [];
+  for (const mapping of mappings) {
+    const served = new Set<OperationKind>([
+      ...mapping.operations,
+      ...(mapping.methods?.batchCreate ? ['batchCreate' as const] : []),
+      ...(mapping.methods?.lookup ? ['lookup' as const] : []),
+    ]);
+    const found = new Set<OperationKind>();
+    for (const service of services) {
+      for (const method of service.methods) {
+        const kind = kindOf(method, mapping);
+        if (!kind || !served.has(kind)) continue;
+        const rule = httpRule(method);
+        if (!rule) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http rule`);
+        found.add(kind);
+        bindings.push({ method, mapping, kind, rules: [rule, ...rule.additional], body: rule.body, target: targetOf(rule.pattern) });
+      }
+    }
+    const missing = [...served].filter((kind) => !found.has(kind));
+    if (missing.length > 0) throw new Error(`mapping "${mapping.name}" serves ${missing.join(', ')}, which the contract does not declare for ${resourceMessageName(mapping)}`);
+  }
+  return bindings;
+}
+
+/** The one variable of a route template, if any (`{group.uid=**}` → `group.uid`). */
+function targetOf(pattern: string): string | undefined {
+  return /\{([\w.]+)(?:=[^}]*)?\}/.exec(pattern)?.[1];
+}
+
+/** A proto field path (`group.uid`) in JSON names (`group.uid`, `groupUid`), read through the message's descriptors. */
+export function jsonPath(message: DescMessage, protoPath: string): string {
+  const names: string[] = [];
+  let current: DescMessage | undefined = message;
+  for (const part of protoPath.split('.')) {
+    const field: DescField | undefined = current?.fields.find((f) => f.name === part);
+    if (!field) throw new Error(`${message.typeName} has no field ${protoPath}`);
+    names.push(field.jsonName);
+    current = field.fieldKind === 'message' ? field.message : undefined;
+  }
+  return names.join('.');
+}
+
+/** The contract's RPCs no binding serves: both transports answer them UNIMPLEMENTED rather than with a wrong route. */
+export function unservedMethods(services: readonly DescService[], bindings: readonly Binding[]): DescMethod[] {
+  const served = new Set(bindings.map((b) => b.method));
+  return services.flatMap((service) => service.methods).filter((method) => !served.has(method));
+}

@@ -1,0 +1,111 @@
+/**
+ * The REST transport: routes from the contract's `google.api.http` rules,
+ * each request turned into an operation (request.ts) and run by the one
+ * operation runner. A Fastify plugin, so the bearer check and the request
+ * context apply to the v2 routes only. Matching is the contract's own
+ * (path-template.ts): Fastify hands every request under a service's version
+ * prefix to this plugin.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound, unimplemented } from '../../aip/errors.ts';
+import type { RawQuery } from '../../aip/list-request.ts';
+import type { DescMethod } from '@bufbuild/protobuf';
+import type { Binding } from '../../contract/bindings.ts';
+import { httpRule } from '../../contract/registry.ts';
+import { finish, requestContext, type RequestContext } from '../../operation/context.ts';
+import type { OperationRunner } from '../../operation/execute.ts';
+import { requireBearer } from './auth.ts';
+import { byRank, compileTemplate, type PathTemplate } from './path-template.ts';
+import { restOperation } from './request.ts';
+
+export interface RouteOptions {
+  bindings: readonly Binding[];
+  /** RPCs of the contract that are not served: their routes answer UNIMPLEMENTED. */
+  unserved: readonly DescMethod[];
+  runner: OperationRunner;
+  /** Time one request may take in all. */
+  budgetMs: number;
+  /** API version path segments served by the same table, e.g. `v2beta1` and the GA `v2`. */
+  versions: readonly string[];
+  /** Adds `x-v2gw-v1-calls` to responses. */
+  debugHeaders: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    v2gw: RequestContext;
+  }
+}
+
+interface Route {
+  template: PathTemplate;
+  /** Absent for an RPC the gateway does not serve. */
+  binding: Binding | undefined;
+  method: DescMethod;
+}
+
+/** Routes by HTTP method, most specific first: every RPC of the contract, served or not. */
+export function routeTable(bindings: readonly Binding[], unserved: readonly DescMethod[], versions: readonly string[]): Map<string, Route[]> {
+  const table = new Map<string, Route[]>();
+  const add = (method: DescMethod, binding: Binding | undefined, rules: readonly { verb: string; pattern: string }[]) => {
+    for (const rule of rules) {
+      const verb = rule.verb.toUpperCase();
+      const routes = table.get(verb) ?? [];
+      routes.push({ template: compileTemplate(rule.pattern, versions), binding, method });
+      table.set(verb, routes);
+    }
+  };
+  for (const binding of bindings) add(binding.method, binding, binding.rules);
+  for (const method of unserved) {
+    const rule = httpRule(method);
+    if (rule) add(method, undefined, [rule, ...rule.additional]);
+  }
+  for (const routes of table.values()) routes.sort((a, b) => byRank(a.template, b.template));
+  return table;
+}
+
+/** `/iam/v2beta1`, `/iam/v2`, …: the prefixes the contract's routes live under, in every served version. */
+function prefixes(table: Map<string, Route[]>, versions: readonly string[]): string[] {
+  const services = new Set([...table.values()].flat().map((route) => route.template.source.split('/')[1]!));
+  return [...services].flatMap((service) => versions.map((version) => `/${service}/${version}`));
+}
+
+export async function v2Routes(app: FastifyInstance, options: RouteOptions): Promise<void> {
+  const { runner, budgetMs } = options;
+  const table = routeTable(options.bindings, options.unserved, options.versions);
+
+  app.decorateRequest('v2gw', null as unknown as RequestContext);
+  app.addHook('onRequest', async (request, reply) => {
+    const authorization = requireBearer(request);
+    // A response closed before it finished means the caller went away: cancel what the request still has under way.
+    const caller = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) caller.abort();
+    });
+    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal });
+  });
+  app.addHook('onResponse', async (request) => {
+    if (request.v2gw) finish(request.v2gw);
+  });
+  if (options.debugHeaders) {
+    app.addHook('onSend', async (request, reply: FastifyReply) => {
+      if (request.v2gw) reply.header('x-v2gw-v1-calls', String(request.v2gw.counter.v1Calls));
+    });
+  }
+
+  const handle = (request: FastifyRequest) => {
+    const path = request.url.split('?', 1)[0]!.replace(/\/+$/, '');
+    for (const route of table.get(request.method === 'HEAD' ? 'GET' : request.method) ?? []) {
+      const variables = route.template.match(path);
+      if (!variables) continue;
+      if (!route.binding) throw unimplemented(`${route.method.parent.typeName}.${route.method.name}`);
+      const op = restOperation(route.binding, { variables, query: request.query as RawQuery, body: request.body });
+      return runner.execute(op, request.v2gw);
+    }
+    throw notFound('route', `${request.method} ${path}`);
+  };
+  for (const prefix of prefixes(table, options.versions)) {
+    app.route({ method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], url: prefix, handler: handle });
+    app.route({ method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], url: `${prefix}/*`, handler: handle });
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Every REST answer of a v2 route is checked against the contract: a success
+ * must parse strictly (no unknown field) as its RPC's response message, and a
+ * failure as `google.rpc.Status`. So the whole REST suite is a contract test.
+ */
+import { fromJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { apiServices, contract, httpRule } from '../../src/contract/registry.ts';
+import { byRank, compileTemplate, type PathTemplate } from '../../src/transport/rest/path-template.ts';
+
+const VERSIONS = ['v2beta1', 'v2'];
+const routes: { verb: string; template: PathTemplate; output: DescMessage }[] = apiServices()
+  .flatMap((service) => service.methods)
+  .flatMap((method) => {
+    const rule = httpRule(method);
+    if (!rule) return [];
+    return [rule, ...rule.additional].map((r) => ({ verb: r.verb.toUpperCase(), template: compileTemplate(r.pattern, VERSIONS), output: method.output }));
+  })
+  .sort((a, b) => byRank(a.template, b.template));
+
+const V2_PATH = /^\/(iam|registry|vulnerabilities|advisory)\/v2(beta1)?(\/|:|$)/;
+
+/** Throws, naming the route and the parser's complaint, when a v2 answer is not its contract's message. */
+export function checkAnswer(method: string, path: string, status: number, body: unknown): void {
+  if (!V2_PATH.test(path) || body === undefined) return;
+  const clean = path.replace(/\/+$/, '');
+  let schema: DescMessage | undefined;
+  if (status >= 400) schema = contract.getMessage('google.rpc.Status');
+  else schema = routes.find((r) => r.verb === (method === 'HEAD' ? 'GET' : method) && r.template.match(clean))?.output;
+  if (!schema) return;
+  try {
+    fromJson(schema, body as JsonValue, { registry: contract, ignoreUnknownFields: false });
+  } catch (error) {
+    throw new Error(`${method} ${path} answered ${status} with a body that is not a ${schema.typeName}: ${(error as Error).message}\n${JSON.stringify(body)}`);
+  }
+}
