@@ -20,14 +20,7 @@ export default defineResource({
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'account_associations', idParam: 'group' },
   fields: {
-    uid: { v1: 'group', outputOnly: true },
-    name: {},
-    description: {},
-    amazon: { fields: { account: {} } },
-    google: { fields: { projectId: {}, projectNumber: {} } },
-    chainguard: { fields: { serviceBindings: { type: 'map' } } },
-    azure: { fields: { tenantId: {}, clientIds: { type: 'map' } } },
-    github: { fields: { appInstallations: { type: 'map' } } },
+    uid: { v1: 'group' },
     ...KEPT_TIMESTAMPS,
   },
   filters: {

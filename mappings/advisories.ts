@@ -39,42 +39,13 @@ const EVENT_MEMBERS: Readonly<Record<string, string>> = {
   EVENT_TYPE_FILTER_PATCHED: 'patched',
 };
 
-const note: Readonly<Record<string, FieldSpec>> = { note: {} };
-const eventType = (fields: Readonly<Record<string, FieldSpec>>): FieldSpec => ({ oneof: 'type', fields });
-const detectionType = (fields: Readonly<Record<string, FieldSpec>>): FieldSpec => ({ oneof: 'detection', fields });
-
+/** Only what v1 names otherwise: the contract gives the event's shape, its oneofs and its types. */
 const EVENT: Readonly<Record<string, FieldSpec>> = {
   uid: UID,
-  createTime: { v1: 'timestamp', type: 'timestamp', outputOnly: true },
-  findings: {},
-  author: {},
-  reviewer: {},
-  reviewState: { v1: 'status', type: 'enum', enum: REVIEW_STATE },
-  issue: { optional: true },
-  detection: eventType({
-    nvdapi: detectionType({ cpeSearched: {}, cpeFound: {} }),
-    manual: detectionType({}),
-    scanv1: detectionType({
-      scanner: {},
-      subpackage: { v1: 'subpackageName' },
-      componentId: {},
-      component: { v1: 'componentName' },
-      componentVersion: {},
-      componentType: {},
-      componentLocation: {},
-      artifactVersion: {},
-      scannerVersion: {},
-      grypeDbBuilt: {},
-      grypeDbChecksum: {},
-    }),
-  }),
-  fixed: eventType({ fixedVersion: {}, note: {}, scannerVersion: {}, grypeDbBuilt: {}, grypeDbChecksum: {} }),
-  falsePositiveDetermination: eventType({ type: { type: 'enum', enum: FALSE_POSITIVE_TYPE }, note: {} }),
-  analysisNotPlanned: eventType(note),
-  fixNotPlanned: eventType(note),
-  pendingUpstreamFix: eventType(note),
-  truePositiveDetermination: eventType(note),
-  patched: eventType({ patchedVersions: { repeated: true }, note: {} }),
+  createTime: { v1: 'timestamp' },
+  reviewState: { v1: 'status', enum: REVIEW_STATE },
+  detection: { fields: { scanv1: { fields: { subpackage: { v1: 'subpackageName' }, component: { v1: 'componentName' } } } } },
+  falsePositiveDetermination: { fields: { type: { enum: FALSE_POSITIVE_TYPE } } },
 };
 
 const anyOf = (field: string, v1: string) => ({ field, op: 'in' as const, v1 });
@@ -103,21 +74,12 @@ export default defineResource({
   },
   fields: {
     uid: UID,
-    advisoryId: { outputOnly: true },
     ...TIMESTAMPS,
-    deleteTime: { v1: 'deletedAt', type: 'timestamp', outputOnly: true, optional: true },
-    author: {},
-    artifactName: {},
-    artifactType: {},
-    artifactArchitecture: {},
-    componentName: {},
-    componentLocation: {},
-    componentType: {},
-    aliases: { repeated: true },
-    events: { repeated: true, fields: EVENT },
-    legacyAdvisoryId: { v1: 'legacyAdvisoryID', outputOnly: true, optional: true },
+    deleteTime: { v1: 'deletedAt' },
+    events: { fields: EVENT },
+    legacyAdvisoryId: { v1: 'legacyAdvisoryID' },
     // From OSV through the aliases in the real service; the v1 Advisory has no such field.
-    severities: { v1: null, repeated: true, outputOnly: true, fields: { type: {}, score: {} } },
+    severities: { v1: null },
   },
   filters: {
     ...UIDP_FILTERS,

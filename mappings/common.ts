@@ -17,7 +17,7 @@ export const UIDP_FILTERS: Readonly<Record<string, FilterSpec>> = {
 };
 
 /** v1 `id` is v2 `uid`. */
-export const UID: FieldSpec = { v1: 'id', outputOnly: true };
+export const UID: FieldSpec = { v1: 'id' };
 
 /**
  * v1 `createdAt`/`updatedAt` are v2 `createTime`/`updateTime`. The public v1
@@ -25,14 +25,14 @@ export const UID: FieldSpec = { v1: 'id', outputOnly: true };
  * own record of the resource's creation, last change or first sighting stands in.
  */
 export const TIMESTAMPS: Readonly<Record<string, FieldSpec>> = {
-  createTime: { v1: 'createdAt', type: 'timestamp', outputOnly: true, kept: 'createTime' },
-  updateTime: { v1: 'updatedAt', type: 'timestamp', outputOnly: true, kept: 'updateTime' },
+  createTime: { v1: 'createdAt', kept: 'createTime' },
+  updateTime: { v1: 'updatedAt', kept: 'updateTime' },
 };
 
 /** Times v1 never has for a resource: only the gateway's record supplies them. */
 export const KEPT_TIMESTAMPS: Readonly<Record<string, FieldSpec>> = {
-  createTime: { v1: null, type: 'timestamp', outputOnly: true, kept: 'createTime' },
-  updateTime: { v1: null, type: 'timestamp', outputOnly: true, kept: 'updateTime' },
+  createTime: { v1: null, kept: 'createTime' },
+  updateTime: { v1: null, kept: 'updateTime' },
 };
 
 /** A protobuf Duration in JSON: seconds with an `s` suffix, e.g. `"3600s"` or `"1.5s"`. */

@@ -20,12 +20,8 @@ export default defineResource({
   v1: { collection: 'groups', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
     uid: UID,
-    name: {},
-    description: {},
-    resourceLimits: { type: 'map', outputOnly: true },
-    verified: { type: 'bool' },
-    kind: { type: 'enum', enum: ORG_KIND },
-    status: { type: 'enum', enum: ORG_STATUS, outputOnly: true },
+    kind: { enum: ORG_KIND },
+    status: { enum: ORG_STATUS },
     ...TIMESTAMPS,
   },
   filters: {

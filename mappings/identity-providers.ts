@@ -30,31 +30,16 @@ export default defineResource({
   v1: { collection: 'identityProviders', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
     uid: UID,
-    name: {},
-    description: {},
     ...KEPT_TIMESTAMPS,
-    defaultRole: {},
     oidc: {
-      oneof: 'configuration',
       fields: {
-        issuer: {},
-        clientId: {},
         clientSecret: { secret: true },
-        additionalScopes: { repeated: true },
-        groupsClaim: {},
-        correlationRule: { type: 'enum', enum: CORRELATION_RULE, immutable: true },
-        pkceEnabled: { type: 'bool' },
+        correlationRule: { enum: CORRELATION_RULE },
       },
     },
     scim: {
-      outputOnly: true,
       fields: {
-        enabled: { type: 'bool' },
-        endpointUrl: {},
-        tokenExpireTime: { type: 'timestamp' },
-        previousTokenExpireTime: { type: 'timestamp' },
-        credentialState: { type: 'enum', enum: CREDENTIAL_STATE },
-        etag: {},
+        credentialState: { enum: CREDENTIAL_STATE },
       },
     },
   },

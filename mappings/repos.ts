@@ -19,51 +19,26 @@ export default defineResource({
   v1: { collection: 'repos', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
     uid: UID,
-    name: {},
-    description: {},
-    catalogTier: { type: 'enum', enum: CATALOG_TIER },
-    bundles: { repeated: true },
-    aliases: { repeated: true },
-    activeTags: { repeated: true },
-    createTime: { type: 'timestamp', outputOnly: true },
-    updateTime: { v1: null, type: 'timestamp', outputOnly: true },
+    catalogTier: { enum: CATALOG_TIER },
+    updateTime: { v1: null },
     sync_config: {
       fields: {
-        source: {},
-        uniqueTags: { type: 'bool', outputOnly: true },
-        expirationTime: { v1: 'expiration', type: 'timestamp', outputOnly: true },
-        google: {},
-        amazon: {},
-        azure: {},
-        apkoOverlay: { outputOnly: true },
-        gracePeriod: { type: 'bool', outputOnly: true },
+        expirationTime: { v1: 'expiration' },
       },
     },
     customOverlay: {
       fields: {
         contents: { type: 'json' },
-        environment: { type: 'map' },
-        annotations: { type: 'map' },
         accounts: {
           fields: {
-            runAs: {},
             users: {
-              repeated: true,
               fields: {
                 username: { v1: 'userName' },
-                uid: { type: 'int' },
-                gid: { type: 'int' },
-                groupName: {},
-                shell: {},
-                homeDir: {},
               },
             },
             groups: {
-              repeated: true,
               fields: {
                 groupname: { v1: 'groupName' },
-                gid: { type: 'int' },
-                members: { repeated: true },
               },
             },
           },

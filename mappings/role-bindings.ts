@@ -11,7 +11,7 @@ import { defineResource } from '../src/engine/mapping.ts';
 import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 
 const identityLookup = (pick: string) => ({ lookup: { resource: 'identities', by: 'identity', pick } });
-const summary = { uid: { v1: 'id' }, name: {}, description: {} };
+const summary = { uid: { v1: 'id' } };
 
 export default defineResource({
   name: 'roleBindings',
@@ -30,19 +30,17 @@ export default defineResource({
     uid: UID,
     identity: {
       v1: '.',
-      outputOnly: true,
       fields: {
         uid: { v1: 'identity' },
         name: identityLookup('name'),
         description: identityLookup('description'),
         subject: { v1: 'claimMatchSubject' },
         issuer: { v1: 'claimMatchIssuer' },
-        email: {},
       },
     },
-    group: { outputOnly: true, fields: summary },
-    role: { outputOnly: true, fields: summary },
-    createTime: { v1: 'createdAt', type: 'timestamp', outputOnly: true },
+    group: { fields: summary },
+    role: { fields: summary },
+    createTime: { v1: 'createdAt' },
     identityUid: { v1: 'identity' },
     roleUid: { v1: 'role.id', v1Write: 'role' },
   },

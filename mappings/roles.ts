@@ -19,9 +19,7 @@ export default defineResource({
   v1: { collection: 'roles', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
     uid: UID,
-    name: {},
-    description: {},
-    capabilities: { type: 'enum', enum: CAPABILITY, repeated: true },
+    capabilities: { enum: CAPABILITY },
     ...TIMESTAMPS,
   },
   filters: {

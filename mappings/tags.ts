@@ -17,11 +17,7 @@ export default defineResource({
   v1: { collection: 'tags', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
     uid: UID,
-    name: {},
-    digest: {},
-    updateTime: { v1: 'lastUpdated', type: 'timestamp', outputOnly: true, kept: 'updateTime' },
-    deprecated: { type: 'bool' },
-    bundles: { repeated: true },
+    updateTime: { v1: 'lastUpdated', kept: 'updateTime' },
   },
   filters: {
     ...UIDP_FILTERS,

@@ -6,6 +6,9 @@
 import type { ZodType } from 'zod';
 import type { Orderable } from '../aip/order-by.ts';
 import type { NativeSpec } from '../native/spec.ts';
+import { resourceMessageName } from '../contract/bindings.ts';
+import { contractFields, withContract } from '../contract/fields.ts';
+import { contract } from '../contract/registry.ts';
 
 export type Service = 'iam' | 'registry' | 'vulnerabilities';
 
@@ -158,6 +161,8 @@ export interface ResourceMapping {
       readonly v1Path: string;
     };
   };
+  /** The fields as the mapping file declares them, before the contract's are laid under them (for the test that nothing is said twice). */
+  readonly declaredFields?: Readonly<Record<string, FieldSpec>>;
   /** Native-mode behaviour beyond what the field specs say. */
   readonly native?: NativeSpec;
   readonly delete?: {
@@ -168,8 +173,17 @@ export interface ResourceMapping {
   };
 }
 
+/**
+ * A mapping as the engine reads it: its resource's fields as the contract
+ * declares them (types, repetition, oneofs, field behaviours, in the
+ * contract's order), with the mapping's own declarations laid over them.
+ * A resource the contract does not know (a test's made-up one) keeps only
+ * what it declares.
+ */
 export function defineResource(mapping: ResourceMapping): ResourceMapping {
-  return mapping;
+  const message = contract.getMessage(resourceMessageName(mapping));
+  if (!message) return mapping;
+  return { ...mapping, declaredFields: mapping.fields, fields: withContract(contractFields(message), mapping.fields, mapping.name) };
 }
 
 /** An enum whose v2 names are the v1 names behind a prefix (same numbers); `zero` pairs the unspecified values. */

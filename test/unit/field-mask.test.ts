@@ -168,7 +168,8 @@ describe('writablePaths and maskPaths', () => {
   it('`*` means every writable top-level field', () => {
     expect(writablePaths(GROUP)).toEqual(['name', 'description', 'verified', 'kind']);
     expect(maskPaths({ kind: 'all' }, BINDING)).toEqual(['identityUid', 'roleUid']);
-    expect(writablePaths(IDENTITY)).toEqual(['name', 'description', 'claimMatch', 'staticKeys', 'awsIdentity', 'servicePrincipal', 'company']);
+    // In the contract's field order.
+    expect(writablePaths(IDENTITY)).toEqual(['name', 'description', 'company', 'claimMatch', 'staticKeys', 'awsIdentity', 'servicePrincipal']);
   });
 
   it('a paths mask is answered as is', () => {
