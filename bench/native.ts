@@ -25,7 +25,6 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { PageTokenCodec, pageTokenKey } from '../src/aip/page-token.ts';
 import { MappingRegistry } from '../src/engine/registry.ts';
 import { NativeBackend } from '../src/native/native-backend.ts';
 import { requestContext } from '../src/operation/context.ts';
@@ -99,7 +98,7 @@ async function seed(location: string, count: number): Promise<{ org: string; gro
   const store = await openStore(location);
   try {
     const registry = new MappingRegistry(MAPPINGS);
-    const backend = new NativeBackend({ store, registry, tokens: new PageTokenCodec(pageTokenKey(undefined)) });
+    const backend = new NativeBackend({ store, registry });
     await backend.seed();
     const groups = registry.get('groups');
     const ctx = requestContext({ authorization: AUTH.authorization, requestId: 'bench-seed', budgetMs: 3_600_000 });

@@ -65,7 +65,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const closeStore = options.store ? async () => {} : () => store.close();
   let serving: Serving;
   try {
-    serving = await serve(config, registry, tokens, store);
+    serving = await serve(config, registry, store);
   } catch (error) {
     await closeStore();
     throw error;
@@ -133,15 +133,15 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   return app;
 }
 
-async function serve(config: GatewayConfig, registry: MappingRegistry, tokens: PageTokenCodec, store: Store): Promise<Serving> {
+async function serve(config: GatewayConfig, registry: MappingRegistry, store: Store): Promise<Serving> {
   if (config.mode === 'native') {
-    const native = new NativeBackend({ store, registry, tokens });
+    const native = new NativeBackend({ store, registry });
     await native.seed();
     return { backend: native, ready: () => native.reachable(), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
   const v1 = new V1Client({ baseUrl: config.v1Url, timeoutMs: config.v1TimeoutMs });
   const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs });
-  const backend = new V1Backend({ v1, registry, tokens, maxFanOut: config.maxFanOut, cache, times: store.timestamps });
+  const backend = new V1Backend({ v1, registry, maxFanOut: config.maxFanOut, cache, times: store.timestamps });
   return { backend, ready: () => v1.reachable(), close: () => v1.close() };
 }

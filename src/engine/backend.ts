@@ -5,6 +5,7 @@
  * request, checks a UIDP or takes a lock for a read-modify-write.
  */
 import type { RequestContext } from '../operation/context.ts';
+import type { PageCursor } from '../aip/page-token.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import type { Json } from './shape.ts';
@@ -17,9 +18,19 @@ export interface Change {
   paths: string[];
 }
 
+/** One page of a List, before the runner wraps it in the v2 envelope and seals its token. */
+export interface Page {
+  items: Json[];
+  /** Where the next page resumes; absent on the last page. */
+  next?: PageCursor;
+  /** Every match, when the backend knows it (totalCount is optional in v2). */
+  total?: number;
+  /** Rows skipped by this and earlier pages of the walk. */
+  skipped: number;
+}
+
 export interface BackendPort {
-  /** The list envelope `{<name>: [...], nextPageToken?, totalCount?, skipped}`. */
-  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Json>;
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page>;
   get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json>;
   /** `value` is the validated body; `parent` a UIDP, or '' for a root where the mapping allows one. */
   create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json>;

@@ -3,15 +3,16 @@
  * List (fetch all, filter, order, window, hydrate the page), Get (List by id),
  * Create, Update (read-modify-write of v1's whole-resource PUT) and Delete.
  */
-import { ApiError, failedPrecondition, invalidField, notFound } from '../aip/errors.ts';
+import { ApiError, invalidField, notFound } from '../aip/errors.ts';
+import { resourceNotEmpty } from '../operation/rules.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
-import type { PageCursor, PageTokenCodec } from '../aip/page-token.ts';
+import type { PageCursor } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
 import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import { uidpPath, type V1Client } from '../v1/client.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
-import type { BackendPort, Change, RequestContext } from './backend.ts';
+import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import { hydrate } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
@@ -26,7 +27,6 @@ import { validate } from './validate.ts';
 export interface V1BackendOptions {
   v1: V1Client;
   registry: MappingRegistry;
-  tokens: PageTokenCodec;
   maxFanOut: number;
   /** Where the times v1 does not supply are kept; without it they render as v1 gives them (null). */
   times?: TimestampStore;
@@ -41,7 +41,6 @@ const V1_PAGE = 100;
 export class V1Backend implements BackendPort {
   readonly #v1: V1Client;
   readonly #registry: MappingRegistry;
-  readonly #tokens: PageTokenCodec;
   readonly #maxFanOut: number;
   readonly #cache: HydrationCache;
   readonly #times: KeptTimes;
@@ -49,19 +48,18 @@ export class V1Backend implements BackendPort {
   constructor(options: V1BackendOptions) {
     this.#v1 = options.v1;
     this.#registry = options.registry;
-    this.#tokens = options.tokens;
     this.#maxFanOut = options.maxFanOut;
     this.#cache = options.cache ?? new HydrationCache({ ttlMs: 0 });
     this.#times = new KeptTimes(options.times, options.now);
   }
 
-  async list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Json> {
+  async list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {
     const request = { mapping, ctx, ...query };
     return mapping.v1.paging ? this.#listV1Paged(request) : this.#listAll(request);
   }
 
   /** v1 cannot page: fetch everything, then filter, order and window here. */
-  async #listAll({ mapping, params, filters, order, fingerprint, cursor, ctx }: ListRequest): Promise<Json> {
+  async #listAll({ mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
     const all = await this.#listV1(mapping, filters.v1Query, ctx);
     const uidKey = v1UidKey(mapping);
     if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
@@ -75,11 +73,7 @@ export class V1Backend implements BackendPort {
     const window = windowRows(rows, { order, pageSize: params.pageSize, skip: params.skip, cursor }, (row, field) => getPath(row.v2, field));
     const page = await this.#renderHydrated(mapping, window.page.map((row) => row.v1), ctx, times);
 
-    const body: Json = { [mapping.name]: page };
-    if (window.next) body.nextPageToken = this.#tokens.seal(fingerprint, window.next);
-    body.totalCount = String(window.total);
-    body.skipped = window.skipped;
-    return body;
+    return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }
 
   /**
@@ -88,7 +82,7 @@ export class V1Backend implements BackendPort {
    * holds v1's token for the v1 page being read and how far into it this page
    * got, so the next page resumes exactly there.
    */
-  async #listV1Paged({ mapping, params, filters, order, fingerprint, cursor, ctx }: ListRequest): Promise<Json> {
+  async #listV1Paged({ mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
     const paging = mapping.v1.paging!;
     const v1Order = v1OrderFor(order, paging.orderBy);
     let position = cursor ? positionFrom(cursor) : { token: '', index: 0 };
@@ -129,12 +123,14 @@ export class V1Backend implements BackendPort {
       position = { token: v1Next, index: 0 };
     }
 
-    const body: Json = { [mapping.name]: await this.#renderHydrated(mapping, page, ctx) };
-    if (next) body.nextPageToken = this.#tokens.seal(fingerprint, { after: [next.token, next.index], skipped });
     // v1's count holds only when v1 applied every filter; totalCount is optional in v2, so it is left out otherwise.
-    if (!filters.localOnly && (typeof v1Total === 'string' || typeof v1Total === 'number')) body.totalCount = String(v1Total);
-    body.skipped = skipped;
-    return body;
+    const total = !filters.localOnly && (typeof v1Total === 'string' || typeof v1Total === 'number') ? Number(v1Total) : undefined;
+    return {
+      items: await this.#renderHydrated(mapping, page, ctx),
+      ...(next ? { next: { after: [next.token, next.index], skipped } } : {}),
+      ...(total !== undefined ? { total } : {}),
+      skipped,
+    };
   }
 
   async get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
@@ -280,17 +276,12 @@ export class V1Backend implements BackendPort {
       const childOf = Object.values(child.filters).find((f) => f.op === 'childOf' && f.v1);
       const rows = await this.#listV1(child, childOf?.v1 ? { [childOf.v1]: uid } : {}, ctx);
       const uidKey = v1UidKey(child);
-      return { name, count: rows.filter((r) => typeof r[uidKey] === 'string' && isChildOf(r[uidKey] as string, uid)).length };
+      return [name, rows.filter((r) => typeof r[uidKey] === 'string' && isChildOf(r[uidKey] as string, uid)).length] as const;
     }));
-    const found = counts.filter((c) => c.count > 0);
-    if (found.length === 0) return;
-    const what = found.map((c) => `${c.count} ${c.name}`).join(', ');
-    throw failedPrecondition([{
-      type: 'RESOURCE_NOT_EMPTY',
-      subject: `${mapping.resourceType}/${uid}`,
-      description: `${uid} still contains ${what}; delete them first`,
-    }]);
+    const refusal = resourceNotEmpty(mapping, uid, Object.fromEntries(counts));
+    if (refusal) throw refusal;
   }
+
 }
 
 /** The top-level field specs that the given v2 paths pass through. */

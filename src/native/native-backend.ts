@@ -7,8 +7,7 @@
  */
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
-import type { PageTokenCodec } from '../aip/page-token.ts';
-import type { BackendPort, Change, RequestContext } from '../engine/backend.ts';
+import type { BackendPort, Change, Page, RequestContext } from '../engine/backend.ts';
 import type { ListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
@@ -18,6 +17,7 @@ import { Code } from '../rpc-status.ts';
 import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
 } from '../store/types.ts';
+import { resourceNotEmpty } from '../operation/rules.ts';
 import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
 import { normalize } from './document.ts';
 import { generate } from './generated.ts';
@@ -28,7 +28,6 @@ import { applyUpdate } from './update.ts';
 export interface NativeBackendOptions {
   store: Store;
   registry: MappingRegistry;
-  tokens: PageTokenCodec;
   /** Clock for creation and update times (tests pin it). */
   now?: () => number;
 }
@@ -41,7 +40,6 @@ const SCAN_CHUNK = 1000;
 export class NativeBackend implements BackendPort {
   readonly #store: Store;
   readonly #registry: MappingRegistry;
-  readonly #tokens: PageTokenCodec;
   readonly #now: () => number;
   /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
   readonly #seeded = new Set<string>();
@@ -49,7 +47,6 @@ export class NativeBackend implements BackendPort {
   constructor(options: NativeBackendOptions) {
     this.#store = options.store;
     this.#registry = options.registry;
-    this.#tokens = options.tokens;
     this.#now = options.now ?? Date.now;
     for (const mapping of this.#registry.all()) {
       checkQueryable(mapping);
@@ -88,7 +85,7 @@ export class NativeBackend implements BackendPort {
     }
   }
 
-  async list(mapping: ResourceMapping, { params, filters, order, fingerprint, cursor }: ListQuery, _ctx: RequestContext): Promise<Json> {
+  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, _ctx: RequestContext): Promise<Page> {
     const plan = planFilters(mapping, filters.canonical);
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
@@ -96,12 +93,9 @@ export class NativeBackend implements BackendPort {
     const result = plan.residual ? await this.#listFiltered(window, plan.residual) : await this.#store.resources.list(window);
     const skipped = (cursor?.skipped ?? 0) + params.skip;
 
-    const body: Json = { [mapping.name]: await this.#render(mapping, result.rows) };
     const last = result.rows[result.rows.length - 1];
-    if (result.more && last) body.nextPageToken = this.#tokens.seal(fingerprint, { after: cursorAfter(last, stored), skipped });
-    body.totalCount = String(result.total);
-    body.skipped = skipped;
-    return body;
+    const next = result.more && last ? { after: cursorAfter(last, stored), skipped } : undefined;
+    return { items: await this.#render(mapping, result.rows), ...(next ? { next } : {}), total: result.total, skipped };
   }
 
   async get(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
@@ -302,15 +296,10 @@ export class NativeBackend implements BackendPort {
   async #refuseIfParent(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
     const children = mapping.delete?.refuseWhileParentOf ?? [];
     if (children.length === 0) return;
-    const counts = await resources.countChildren(uid, children);
-    const found = children.filter((name) => (counts[name] ?? 0) > 0);
-    if (found.length === 0) return;
-    throw failedPrecondition([{
-      type: 'RESOURCE_NOT_EMPTY',
-      subject: `${mapping.resourceType}/${uid}`,
-      description: `${uid} still contains ${found.map((name) => `${counts[name]} ${name}`).join(', ')}; delete them first`,
-    }]);
+    const refusal = resourceNotEmpty(mapping, uid, await resources.countChildren(uid, children));
+    if (refusal) throw refusal;
   }
+
 
   async #refuseIfReferenced(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
     for (const referrer of mapping.native?.delete?.refuseWhileReferencedBy ?? []) {

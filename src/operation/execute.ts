@@ -9,7 +9,7 @@ import { singleParam } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import type { PageTokenCodec } from '../aip/page-token.ts';
 import { parseBatch } from '../engine/batch-request.ts';
-import type { BackendPort } from '../engine/backend.ts';
+import type { BackendPort, Page } from '../engine/backend.ts';
 import { KeyedMutex } from '../engine/keyed-mutex.ts';
 import { readListQuery } from '../engine/list-query.ts';
 import { readBody, readUpdate, type Json } from '../engine/shape.ts';
@@ -36,12 +36,18 @@ export class OperationRunner {
     return ctx.signal.aborted ? Promise.reject(abortReason(ctx)) : raceAbort(answer, ctx);
   }
 
+  #envelope(name: string, fingerprint: string, page: Page): Json {
+    return envelope(name, page.next ? this.#tokens.seal(fingerprint, page.next) : undefined, page);
+  }
+
   #run(op: Operation, ctx: RequestContext): Promise<Json> {
     const backend = this.#backend;
     const { mapping } = op;
     switch (op.kind) {
-      case 'list':
-        return backend.list(mapping, readListQuery(mapping, op.query, this.#tokens), ctx);
+      case 'list': {
+        const query = readListQuery(mapping, op.query, this.#tokens);
+        return backend.list(mapping, query, ctx).then((page) => this.#envelope(mapping.name, query.fingerprint, page));
+      }
       case 'get':
         requireUidp('uid', op.uid);
         return backend.get(mapping, op.uid, ctx);
@@ -82,6 +88,15 @@ export class OperationRunner {
       }
     }
   }
+}
+
+/** The v2 List envelope; `nextPageToken` is left out on the last page, as clients rely on. */
+function envelope(name: string, token: string | undefined, page: Page): Json {
+  const body: Json = { [name]: page.items };
+  if (token) body.nextPageToken = token;
+  if (page.total !== undefined) body.totalCount = String(page.total);
+  body.skipped = page.skipped;
+  return body;
 }
 
 function requireUidp(field: string, value: string): void {

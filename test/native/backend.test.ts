@@ -38,7 +38,7 @@ const mapping = (name: string) => registry.get(name);
 beforeEach(async () => {
   store = await openStore(':memory:');
   const tokens = new PageTokenCodec(pageTokenKey('a-test-key-of-16+'));
-  backend = new NativeBackend({ store, registry, tokens });
+  backend = new NativeBackend({ store, registry });
   api = operations(new OperationRunner(backend, tokens));
   await backend.seed();
 });
@@ -90,7 +90,7 @@ describe('seed rows', () => {
       filters: {}, orderBy: { fields: ['uid'] },
       native: { seed: [{ uid: 'f'.repeat(40), body: { name: 'rex' } }] },
     });
-    const own = new NativeBackend({ store, registry: new MappingRegistry([pets]), tokens: new PageTokenCodec(pageTokenKey(undefined)) });
+    const own = new NativeBackend({ store, registry: new MappingRegistry([pets]) });
     await own.seed();
     expect(await own.get(pets, 'f'.repeat(40), ctx)).toEqual({ uid: 'f'.repeat(40), name: 'rex', legs: 0 });
   });
