@@ -38,7 +38,8 @@ export default defineResource({
   },
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
-    name: requiredString().min(1, 'is required'),
+    // No length is stated for this name; 256 keeps the store's name index row within PostgreSQL's limit.
+    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
     description: z.string().optional(),
     amazon: needs('account').optional().nullable(),
     google: needs('projectId', 'projectNumber').optional().nullable(),

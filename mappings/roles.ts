@@ -29,7 +29,8 @@ export default defineResource({
   orderBy: ORDER_BY_NAME_AND_TIME,
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
-    name: requiredString().min(1, 'is required'),
+    // No length is stated for this name; 256 keeps the store's name index row within PostgreSQL's limit.
+    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
     description: z.string().optional(),
     capabilities: z.array(z.enum(v2Names(CAPABILITY), { error: 'must be capability enum names such as CAP_IAM_GROUPS_LIST' }), { error: 'is required' })
       .min(1, 'must hold at least one capability'),

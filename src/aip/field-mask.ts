@@ -9,7 +9,7 @@
  * nested field declarations.
  */
 import { invalidField } from './errors.ts';
-import { snakeToCamel } from './names.ts';
+import { ownValue, snakeToCamel } from './names.ts';
 
 export interface MaskNode {
   fields?: Readonly<Record<string, MaskNode>>;
@@ -26,15 +26,16 @@ const isMessage = (node: MaskNode) => !!node.fields && !node.repeated && node.ty
  * Resolves a mask path written with proto (snake) or JSON (camel) segments to
  * the schema's own spelling; undefined when it names no field. Each segment is
  * looked up as written first, because some JSON names are snake_case
- * (`sync_config`).
+ * (`sync_config`). Only the schema's own fields count: `__proto__`,
+ * `constructor` and the like name no field.
  */
 function resolvePath(fields: Readonly<Record<string, MaskNode>>, path: string): string | undefined {
   let level: Readonly<Record<string, MaskNode>> | undefined = fields;
   const resolved: string[] = [];
   for (const segment of path.split('.')) {
     if (!level) return undefined;
-    const name: string = segment in level ? segment : snakeToCamel(segment);
-    const node: MaskNode | undefined = level[name];
+    const name: string = Object.hasOwn(level, segment) ? segment : snakeToCamel(segment);
+    const node: MaskNode | undefined = ownValue(level, name);
     if (!node) return undefined;
     resolved.push(name);
     level = isMessage(node) ? node.fields : undefined;
@@ -45,7 +46,7 @@ function resolvePath(fields: Readonly<Record<string, MaskNode>>, path: string): 
 function isWritable(fields: Readonly<Record<string, MaskNode>>, path: string): boolean {
   let level: Readonly<Record<string, MaskNode>> | undefined = fields;
   for (const segment of path.split('.')) {
-    const node: MaskNode | undefined = level?.[segment];
+    const node: MaskNode | undefined = ownValue(level, segment);
     if (!node || node.outputOnly) return false;
     level = node.fields;
   }
@@ -75,7 +76,7 @@ export function maskFromBody(body: Record<string, unknown>, fields: Readonly<Rec
   const paths: string[] = [];
   const walk = (value: Record<string, unknown>, level: Readonly<Record<string, MaskNode>>, prefix: string) => {
     for (const [key, child] of Object.entries(value)) {
-      const node = level[key];
+      const node = ownValue(level, key);
       const path = prefix + key;
       if (!node) throw invalidField(path, `could not find field "${path}" in the resource`);
       if (node.outputOnly) continue;

@@ -14,3 +14,13 @@ export function spellings(path: string): string[] {
   const snake = path.split('.').map(camelToSnake).join('.');
   return camel === snake ? [camel] : [camel, snake];
 }
+
+/**
+ * What `record` holds under `key` as its own property; undefined otherwise.
+ * Every lookup of a name a client wrote (a mask path, a body key, a filter or
+ * enum value) goes through this, so that `__proto__`, `constructor`,
+ * `toString` and the rest of Object.prototype never pass for a field.
+ */
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}

@@ -5,7 +5,7 @@
  * a filter is only trusted once the gateway has applied it itself).
  */
 import { invalidField } from '../aip/errors.ts';
-import { spellings } from '../aip/names.ts';
+import { ownValue, spellings } from '../aip/names.ts';
 import { parseListParams, type ListParams, type RawQuery } from '../aip/list-request.ts';
 import { formatOrderBy, parseOrderBy, type OrderKey } from '../aip/order-by.ts';
 import { queryFingerprint, type PageCursor, type PageTokenCodec } from '../aip/page-token.ts';
@@ -38,7 +38,7 @@ function readValue(name: string, spec: FilterSpec, raw: string | string[]): Filt
   }
   if (spec.enum) {
     for (const v of values) {
-      if (!(v in spec.enum.v2ToV1)) throw invalidField(name, `"${v}" is not one of ${Object.keys(spec.enum.v2ToV1).join(', ')}`);
+      if (ownValue(spec.enum.v2ToV1, v) === undefined) throw invalidField(name, `"${v}" is not one of ${Object.keys(spec.enum.v2ToV1).join(', ')}`);
     }
   }
   if (spec.op === 'in') return values;
@@ -100,10 +100,10 @@ export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedF
   const fields: string[] = [];
   let localOnly = false;
   for (const [name, spec] of Object.entries(mapping.filters)) {
-    const given = spellings(name).filter((s) => query[s] !== undefined);
+    const given = spellings(name).filter((s) => ownValue(query, s) !== undefined);
     if (given.length === 0) continue;
     if (given.length > 1) throw invalidField(name, 'must be given under one spelling only');
-    const raw = query[given[0]!]!;
+    const raw = ownValue(query, given[0]!)!;
     if (raw === '' && spec.op !== 'in') continue;
     const value = readValue(name, spec, raw);
     canonical[name] = value;

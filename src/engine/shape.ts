@@ -4,7 +4,7 @@
  * timestamps, int64 as strings, every field present), reading request bodies in
  * either spelling, and writing v2 values into v1 bodies.
  */
-import { camelToSnake } from '../aip/names.ts';
+import { camelToSnake, ownValue } from '../aip/names.ts';
 import { toMillisTimestamp } from '../aip/time.ts';
 import { invalidField } from '../aip/errors.ts';
 import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
@@ -24,13 +24,20 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The value at a dotted path, through own properties only (never one Object.prototype lends). */
 export function getPath(obj: unknown, path: string): unknown {
   let value: unknown = obj;
   for (const segment of path.split('.')) {
     if (!isObject(value)) return undefined;
-    value = value[segment];
+    value = ownValue(value, segment);
   }
   return value;
+}
+
+/** Sets an own property, even one named `__proto__` (which plain assignment would take as the prototype). */
+function setOwn(target: Json, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 function zeroValue(spec: FieldSpec): unknown {
@@ -107,12 +114,12 @@ export function readBody(fields: Fields, body: Json, prefix = ''): ReadBody {
   const unknown: string[] = [];
   for (const [inputKey, raw] of Object.entries(body)) {
     const key = byInputName.get(inputKey);
-    if (!key) {
+    const spec = key === undefined ? undefined : ownValue(fields, key);
+    if (!key || !spec) {
       unknown.push(prefix + inputKey);
       continue;
     }
-    const spec = fields[key]!;
-    value[key] = readNested(spec, raw, `${prefix}${key}.`, unknown);
+    setOwn(value, key, readNested(spec, raw, `${prefix}${key}.`, unknown));
   }
   return { value, unknown };
 }
@@ -149,19 +156,19 @@ function setPath(target: Json, path: string, value: unknown): void {
   const segments = path.split('.');
   let node = target;
   for (const segment of segments.slice(0, -1)) {
-    if (!isObject(node[segment])) node[segment] = {};
+    if (!isObject(ownValue(node, segment))) setOwn(node, segment, {});
     node = node[segment] as Json;
   }
   const last = segments[segments.length - 1]!;
   if (value === undefined) delete node[last];
-  else node[last] = value;
+  else setOwn(node, last, value);
 }
 
 /** The v1 body for the writable fields present in a v2 value (creates). */
 export function toV1(fields: Fields, v2: Json): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(v2)) {
-    const spec = fields[key];
+    const spec = ownValue(fields, key);
     if (!spec || spec.outputOnly || spec.lookup || value === undefined) continue;
     const target = writeKey(spec, key);
     if (target === null) continue;
@@ -192,7 +199,7 @@ function assignThroughSpecs(
   let node = target;
   for (let i = 0; i < segments.length; i++) {
     const key = segments[i]!;
-    const spec = level[key];
+    const spec = ownValue(level, key);
     if (!spec) return;
     const targetKey = keyOf(spec, key);
     if (targetKey === null) return;
@@ -236,7 +243,7 @@ export function copyV2Path(fields: Fields, from: Json, to: Json, path: string): 
 export function validationScope(fields: Fields, paths: readonly string[]): string[] {
   return [...new Set(paths.map((path) => {
     const top = path.split('.')[0]!;
-    return fields[top]?.oneof ? top : path;
+    return ownValue(fields, top)?.oneof ? top : path;
   }))];
 }
 
@@ -286,7 +293,7 @@ export function v1WritePath(fields: Fields, v2Path: string): string | null {
   const out: string[] = [];
   let level: Fields = fields;
   for (const segment of v2Path.split('.')) {
-    const spec = level[segment];
+    const spec = ownValue(level, segment);
     if (!spec) return null;
     const key = writeKey(spec, segment);
     if (key === null) return null;

@@ -5,6 +5,7 @@
  * read-modify-writes, and the deadline — then the backend's I/O.
  */
 import { invalidField } from '../aip/errors.ts';
+import { checkInput } from '../aip/input-limits.ts';
 import { singleParam } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import type { PageTokenCodec } from '../aip/page-token.ts';
@@ -43,6 +44,8 @@ export class OperationRunner {
   #run(op: Operation, ctx: RequestContext): Promise<Json> {
     const backend = this.#backend;
     const { mapping } = op;
+    // Nesting, NUL, lone surrogates and oversized strings, anywhere in the request, before any reading.
+    checkInput(op);
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);

@@ -203,3 +203,29 @@ describe('coveredBy', () => {
     expect(coveredBy('name', [])).toBe(false);
   });
 });
+
+describe('Object.prototype names are no fields', () => {
+  const INHERITED = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
+
+  it('refuses each as a mask path, top-level and nested, alone or beside a real path', () => {
+    for (const name of INHERITED) {
+      for (const mask of [name, `claimMatch.${name}`, `claim_match.${name}`, `name,${name}`, `${name}.issuer`]) {
+        expect(invalidOn('update_mask', () => parseMask(mask, IDENTITY)).message).toContain('unknown field path');
+      }
+      invalidOn('update_mask', () => parseMask(name, GROUP));
+    }
+  });
+
+  it('refuses each as a key of a body-derived mask, top-level and nested', () => {
+    for (const name of INHERITED) {
+      invalidOn(name, () => maskFromBody(JSON.parse(`{"${name}": {"issuer": "x"}}`), IDENTITY));
+      invalidOn(`claimMatch.${name}`, () => maskFromBody(JSON.parse(`{"claimMatch": {"${name}": "x"}}`), IDENTITY));
+    }
+  });
+
+  it('does so on a schema with a null prototype as well', () => {
+    const bare = Object.assign(Object.create(null) as Record<string, MaskNode>, { name: {} });
+    expect(parseMask('name', bare)).toEqual({ kind: 'paths', paths: ['name'] });
+    invalidOn('update_mask', () => parseMask('toString', bare));
+  });
+});

@@ -209,3 +209,20 @@ describe('parseFilters: gateway-only and v1 filters', () => {
     invalidOn('name', () => parseFilters(groups, { name: ['a', 'b'] }));
   });
 });
+
+describe('parseFilters: Object.prototype names', () => {
+  it('are not enum values of a filter', async () => {
+    const advisories = (await import('../../mappings/advisories.ts')).default;
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      invalidOn('latest_event_type', () => parseFilters(advisories, { latest_event_type: name }));
+      invalidOn('event_types', () => parseFilters(advisories, { event_types: [name] }));
+    }
+  });
+
+  it('are not filters, even as own keys of the query', () => {
+    const query = JSON.parse('{"__proto__": "x", "constructor": "y", "toString": "z"}') as Record<string, string>;
+    const f = parseFilters(groups, query);
+    expect(f.canonical).toEqual({});
+    expect(f.v1Query).toEqual({});
+  });
+});

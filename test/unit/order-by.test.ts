@@ -190,3 +190,12 @@ describe('formatOrderBy', () => {
     }
   });
 });
+
+describe('parseOrderBy: Object.prototype names', () => {
+  it('are not orderable fields or aliases', () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(invalidOn('order_by', () => parseOrderBy(name, GROUPS)).message).toContain('unknown field');
+      invalidOn('order_by', () => parseOrderBy(`name, ${name} desc`, GROUPS));
+    }
+  });
+});

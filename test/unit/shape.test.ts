@@ -1,5 +1,6 @@
 import { describe, it, expect, vi } from 'vitest';
-import { copyV2Path, getPath, readBody, renderV2, toV1, writeV1Path, type Json } from '../../src/engine/shape.ts';
+import { copyV2Path, getPath, readBody, readUpdate, renderV2, toV1, v1WritePath, validationScope, writeV1Path, type Json } from '../../src/engine/shape.ts';
+import { invalidOn } from '../support/invalid-argument.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';
 import repos from '../../mappings/repos.ts';
@@ -552,5 +553,59 @@ describe('getPath', () => {
     expect(getPath({ a: { b: 1 } }, 'a.b.c')).toBeUndefined();
     expect(getPath({ a: [{ b: 1 }] }, 'a.0.b')).toBeUndefined();
     expect(getPath(null, 'a')).toBeUndefined();
+  });
+});
+
+describe('Object.prototype names in bodies and paths', () => {
+  const INHERITED = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+  /** JSON.parse makes `__proto__` an own key, as the transport's parser does. */
+  const parse = (text: string) => JSON.parse(text) as Json;
+
+  it('readBody reports them as unknown keys, top-level and nested, and the value it answers keeps its prototype', () => {
+    for (const name of INHERITED) {
+      const { value, unknown } = readBody(ID, parse(`{"name": "n", "${name}": {"polluted": true}, "claimMatch": {"issuer": "i", "${name}": {"polluted": true}}}`));
+      expect(unknown).toEqual([name, `claimMatch.${name}`]);
+      expect(value).toEqual({ name: 'n', claimMatch: { issuer: 'i' } });
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf(value.claimMatch)).toBe(Object.prototype);
+      expect((value as { polluted?: unknown }).polluted).toBeUndefined();
+    }
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('readUpdate refuses them as body keys without a mask, and as mask paths; with a mask it drops them', () => {
+    for (const name of INHERITED) {
+      invalidOn(name, () => readUpdate(ID, parse(`{"${name}": {"name": "x"}}`), undefined));
+      invalidOn(`claimMatch.${name}`, () => readUpdate(ID, parse(`{"claimMatch": {"${name}": {"issuer": "x"}}}`), undefined));
+      invalidOn('update_mask', () => readUpdate(ID, { name: 'x' }, name));
+      invalidOn('update_mask', () => readUpdate(ID, { name: 'x' }, `claimMatch.${name}`));
+      expect(readUpdate(ID, parse(`{"name": "x", "${name}": {}}`), 'name')).toEqual({ value: { name: 'x' }, paths: ['name'] });
+    }
+  });
+
+  it('getPath reads own properties only', () => {
+    for (const name of INHERITED) {
+      expect(getPath({ a: {} }, name)).toBeUndefined();
+      expect(getPath({ a: {} }, `a.${name}`)).toBeUndefined();
+    }
+    expect(getPath(parse('{"__proto__": {"x": 1}}'), '__proto__.x')).toBe(1);
+  });
+
+  it('writing or copying such a path changes nothing, and no path resolves through them', () => {
+    for (const name of INHERITED) {
+      const target: Json = { name: 'kept', claimMatch: { issuer: 'i' } };
+      writeV1Path(ID, target, name, { polluted: true });
+      writeV1Path(ID, target, `claimMatch.${name}`, 'x');
+      copyV2Path(ID, { [name]: 'x' }, target, name);
+      expect(target).toEqual({ name: 'kept', claimMatch: { issuer: 'i' } });
+      expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf(target.claimMatch)).toBe(Object.prototype);
+      expect(v1WritePath(ID, name)).toBeNull();
+      expect(validationScope(ID, [name])).toEqual([name]);
+    }
+  });
+
+  it('toV1 drops them', () => {
+    expect(toV1(roles.fields, parse('{"name": "r", "__proto__": {"id": "x"}, "constructor": "y"}'))).toEqual({ name: 'r' });
   });
 });
