@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
-import { storeLocation, tlsFiles, type Config } from './config.ts';
+import { ConfigError, storeLocation, tlsFiles, type Config } from './config.ts';
 import type { BackendPort } from './engine/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
@@ -21,7 +21,7 @@ import { createListener } from './transport/listener.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { HydrationCache } from './engine/hydration-cache.ts';
 import { V1Backend } from './engine/v1-backend.ts';
-import { installErrorHandling, sendError } from './transport/rest/errors.ts';
+import { answerClientError, installErrorHandling, sendError } from './transport/rest/errors.ts';
 import { cachedCheck, registerHealth } from './transport/rest/health.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
@@ -58,6 +58,11 @@ interface Serving {
 }
 
 export async function buildGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<FastifyInstance> {
+  // The HTTP/1 listener's limits on receiving a request (Node refuses a headers timeout past the request's).
+  const limits = { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestReceiveTimeoutMs };
+  if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError('--headers-timeout-ms / V2GW_HEADERS_TIMEOUT_MS cannot be longer than --request-receive-timeout-ms / V2GW_REQUEST_RECEIVE_TIMEOUT_MS');
+  }
   const registry = new MappingRegistry(MAPPINGS);
   const tokens = new PageTokenCodec(pageTokenKey(config.pageTokenKey), options.now ? { now: options.now } : {});
   // Both modes keep a store: native mode serves from it; translate mode keeps there the times v1 omits.
@@ -90,8 +95,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
       withSpecMessageEncoding(connectNodeAdapter({ routes: rpcRoutes, fallback: restHandler as NonNullable<Parameters<typeof connectNodeAdapter>[0]['fallback']>, readMaxBytes: config.bodyLimit })),
-      { tls: tlsFiles(config) },
+      { tls: tlsFiles(config), ...limits },
     ),
+    // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, log, limits),
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -140,7 +147,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     return { backend: native, ready: () => native.reachable(), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
-  const v1 = new V1Client({ baseUrl: config.v1Url, timeoutMs: config.v1TimeoutMs });
+  const v1 = new V1Client({ baseUrl: config.v1Url, timeoutMs: config.v1TimeoutMs, maxBodyBytes: config.v1MaxBodyBytes });
   const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs });
   const backend = new V1Backend({ v1, registry, maxFanOut: config.maxFanOut, cache, times: store.timestamps });
   return { backend, ready: () => v1.reachable(), close: () => v1.close() };

@@ -41,6 +41,14 @@ const MESSAGE_PREFIX: Partial<Record<CodeNumber, string>> = {
   [Code.DATA_LOSS]: 'Data loss: ',
 };
 
+export interface ApiErrorOptions {
+  /**
+   * Keep `message` exactly as given, without the code's prefix: for a message another service wrote
+   * (v1's own errors), which the gateway passes on unchanged. The gateway's own messages are prefixed.
+   */
+  verbatim?: boolean;
+}
+
 export class ApiError extends Error {
   readonly code: CodeNumber;
   /** Typed details other than ErrorInfo, which is added when rendering (its domain depends on the route). */
@@ -48,8 +56,8 @@ export class ApiError extends Error {
   /** Extra ErrorInfo metadata (string values only, per google.rpc.ErrorInfo). */
   readonly metadata: Record<string, string> | undefined;
 
-  constructor(code: CodeNumber, message: string, details: Detail[] = [], metadata?: Record<string, string>) {
-    const prefix = MESSAGE_PREFIX[code] ?? '';
+  constructor(code: CodeNumber, message: string, details: Detail[] = [], metadata?: Record<string, string>, options: ApiErrorOptions = {}) {
+    const prefix = options.verbatim ? '' : (MESSAGE_PREFIX[code] ?? '');
     super(message.startsWith(prefix) ? message : prefix + message);
     this.name = 'ApiError';
     this.code = code;
@@ -96,6 +104,28 @@ export function unavailable(message: string, retryDelaySeconds = 1): ApiError {
   return new ApiError(Code.UNAVAILABLE, message, [
     { '@type': `${TYPE_PREFIX}RetryInfo`, retryDelay: `${retryDelaySeconds}s` },
   ]);
+}
+
+/** google.rpc.RetryInfo: how long to wait before retrying (a protobuf Duration in JSON, whole seconds). */
+export function retryInfoDetail(delaySeconds: number): Detail {
+  return { '@type': `${TYPE_PREFIX}RetryInfo`, retryDelay: `${Math.max(0, Math.ceil(delaySeconds))}s` };
+}
+
+/** google.rpc.QuotaFailure with one violation. */
+export function quotaFailureDetail(subject: string, description: string): Detail {
+  return { '@type': `${TYPE_PREFIX}QuotaFailure`, violations: [{ subject, description }] };
+}
+
+/** The delay a RetryInfo among `details` asks for, in seconds (fractions kept); undefined without one. */
+export function retryDelayOf(details: readonly Detail[]): number | undefined {
+  const info = details.find((d) => d['@type'] === `${TYPE_PREFIX}RetryInfo`);
+  const match = typeof info?.retryDelay === 'string' ? /^(\d+)(\.\d{1,9})?s$/.exec(info.retryDelay) : null;
+  return match ? Number(match[1]) + Number(match[2] ?? 0) : undefined;
+}
+
+/** Whether `details` hold a detail of the google.rpc type `name` (`RetryInfo`, `QuotaFailure`, …). */
+export function hasDetail(details: readonly Detail[], name: string): boolean {
+  return details.some((d) => d['@type'] === `${TYPE_PREFIX}${name}`);
 }
 
 export function deadlineExceeded(message: string): ApiError {

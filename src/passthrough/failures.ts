@@ -11,6 +11,7 @@ import { errors as undiciErrors } from 'undici';
 import { ApiError } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
 import { fromTransportError } from '../v1/errors.ts';
+import { HeadersDeadlineError } from './deadline.ts';
 
 /** undici's own errors that mean the connection to v1 failed or went quiet. */
 const TRANSPORT_ERRORS = [
@@ -35,7 +36,7 @@ export function passThroughFailure(error: Error, request: FastifyRequest, timeou
   }
   // @fastify/reply-from wraps what undici threw in its own error; the cause says what happened.
   const cause = (error as { cause?: unknown }).cause ?? error;
-  if (isSystemError(cause) || TRANSPORT_ERRORS.some((type) => cause instanceof type)) {
+  if (cause instanceof HeadersDeadlineError || isSystemError(cause) || TRANSPORT_ERRORS.some((type) => cause instanceof type)) {
     return fromTransportError(cause, timeoutMs);
   }
   return error;

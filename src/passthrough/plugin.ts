@@ -13,13 +13,17 @@ import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import { invalidField } from '../aip/errors.ts';
+import { withHeadersDeadline } from './deadline.ts';
 import { passThroughFailure } from './failures.ts';
 import { requestHeadersForV1, responseHeadersForClient } from './headers.ts';
 import { rawPath, unforwardablePath, V1_SERVICES } from './path.ts';
 
 export interface PassThroughOptions {
   v1Url: string;
-  /** Longest wait for v1's response headers, and for each chunk of its body after them. */
+  /**
+   * Longest wait for v1's response headers once the request has been received whole (one deadline,
+   * exact: deadline.ts), and for each chunk of v1's body after them.
+   */
   timeoutMs: number;
 }
 
@@ -39,14 +43,16 @@ export async function v1PassThrough(app: FastifyInstance, options: PassThroughOp
   const pool = new Pool(origin, {
     connections: 128,
     keepAliveTimeout: 10_000,
+    // A backstop while a client is still uploading; once it has sent everything, withHeadersDeadline's timer rules.
     connectTimeout: options.timeoutMs,
-    headersTimeout: options.timeoutMs,
+    // Off: the response headers' deadline is withHeadersDeadline's, exact and once for the whole exchange.
+    headersTimeout: 0,
     bodyTimeout: options.timeoutMs,
   });
   app.addHook('onClose', () => pool.close());
 
   // reply-from accepts any object with undici's `request`; its types name its own undici copy.
-  await app.register(replyFrom, { base: origin, undici: pool as never, disableRequestLogging: true });
+  await app.register(replyFrom, { base: origin, undici: withHeadersDeadline(pool, options.timeoutMs) as never, disableRequestLogging: true });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

@@ -30,7 +30,7 @@ export interface ListenerOptions {
   tls?: { cert: string | Buffer; key: string | Buffer } | undefined;
   /** Most time an HTTP/1 client may take to send a request's headers (slowloris). */
   headersTimeoutMs?: number;
-  /** Most time an HTTP/1 client may take to send a whole request, body included. */
+  /** Most time an HTTP/1 client may take to send a whole request, body included; 0 for no limit. At least headersTimeoutMs. */
   requestTimeoutMs?: number;
   /** How long an idle HTTP/1 keep-alive connection is kept. */
   keepAliveTimeoutMs?: number;
@@ -41,13 +41,16 @@ export interface ListenerOptions {
 }
 
 /**
- * Sidecar defaults. Keep-alive and session idle are Fastify's own defaults (72 s, longer than
- * the 60 s idle of common load balancers, so the client, not the server, ends an idle connection);
- * the request timeout is Node's, since v1 pass-through uploads are streamed and may be large.
+ * Sidecar defaults (the configuration's, `--headers-timeout-ms` and `--request-receive-timeout-ms`).
+ * A client next to the gateway sends its headers in microseconds, so 10 s only ever cuts a stuck or
+ * hostile one (Node's own 60 s lets a slowloris hold a socket six times as long); a whole request
+ * gets 60 s, twice the v2 request deadline, which also bounds a streamed v1 pass-through upload.
+ * Keep-alive and session idle are Fastify's own defaults (72 s, longer than the 60 s idle of
+ * common load balancers, so the client, not the server, ends an idle connection).
  */
 export const LISTENER_DEFAULTS = {
-  headersTimeoutMs: 30_000,
-  requestTimeoutMs: 300_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 72_000,
   sessionTimeoutMs: 72_000,
   sniffTimeoutMs: 10_000,
@@ -104,6 +107,9 @@ class Listener extends http.Server {
   #closing = false;
 
   constructor(handler: Handler, settings: Settings) {
+    if (settings.requestTimeoutMs > 0 && settings.headersTimeoutMs > settings.requestTimeoutMs) {
+      throw new RangeError(`the headers timeout (${settings.headersTimeoutMs} ms) cannot be longer than the whole request's (${settings.requestTimeoutMs} ms)`);
+    }
     const http1: http.ServerOptions = {
       headersTimeout: settings.headersTimeoutMs,
       requestTimeout: settings.requestTimeoutMs,

@@ -1,11 +1,13 @@
 /**
  * The one way the gateway talks to v1: an undici pool with a deadline per call
  * and a retry for safe reads, answering parsed JSON or throwing the ApiError
- * that describes what went wrong (see errors.ts).
+ * that describes what went wrong (see errors.ts). An answer is read under a
+ * size cap, counted as it arrives: past it the v1 request is aborted, so the
+ * gateway never holds more of one answer than the cap.
  */
 import { Pool, interceptors, type Dispatcher } from 'undici';
 import { ApiError } from '../aip/errors.ts';
-import { fromTransportError, fromV1Response } from './errors.ts';
+import { fromTransportError, fromV1Response, notJson, tooLarge } from './errors.ts';
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
 
@@ -28,19 +30,26 @@ export interface CallScope {
 export interface V1ClientOptions {
   baseUrl: string;
   timeoutMs: number;
+  /** Largest v1 answer read, in bytes; a larger one fails the call (INTERNAL) once this much has arrived. */
+  maxBodyBytes?: number;
   connections?: number;
 }
+
+/** The default cap on one v1 answer (the configuration's default too). */
+export const DEFAULT_V1_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export class V1Client {
   readonly baseUrl: string;
   readonly #pool: Pool;
   readonly #dispatcher: Dispatcher;
   readonly #timeoutMs: number;
+  readonly #maxBodyBytes: number;
 
   constructor(options: V1ClientOptions) {
     const url = new URL(options.baseUrl);
     this.baseUrl = url.origin;
     this.#timeoutMs = options.timeoutMs;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_V1_MAX_BODY_BYTES;
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 64,
       keepAliveTimeout: 10_000,
@@ -78,21 +87,22 @@ export class V1Client {
     } catch (error) {
       throw failure(error, scope, this.#timeoutMs);
     }
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await response.body.text();
+      text = await readCapped(response, this.#maxBodyBytes);
     } catch (error) {
       throw failure(error, scope, this.#timeoutMs);
     }
+    if (text === undefined) throw tooLarge(response.statusCode, this.#maxBodyBytes);
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (!text) return {} as T;
       try {
         return JSON.parse(text) as T;
       } catch {
-        throw fromV1Response(502, 'the v1 backend answered with a body that is not JSON');
+        throw notJson(response.statusCode);
       }
     }
-    throw fromV1Response(response.statusCode, text);
+    throw fromV1Response(response.statusCode, text, { 'retry-after': response.headers['retry-after'] });
   }
 
   /** Readiness: v1 answers HTTP at all (any status, even 401, means it is up). */
@@ -109,6 +119,33 @@ export class V1Client {
   close(): Promise<void> {
     return this.#pool.close();
   }
+}
+
+/**
+ * The answer's body as text, or undefined when it is larger than `maxBytes`: a declared length over
+ * the cap is refused before reading, and an undeclared one is counted chunk by chunk. Either way the
+ * body is destroyed, which aborts the v1 request and drops its connection, so the rest never arrives.
+ */
+async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<string | undefined> {
+  const body = response.body;
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      chunks.length = 0;
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  // TextDecoder drops a leading BOM, as undici's own text() does.
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
 }
 
 /** A transport failure, or the request's own abort (its reason says which: deadline or cancellation). */

@@ -40,6 +40,9 @@ describe('loadConfig defaults', () => {
       mode: 'translate',
       logLevel: 'info',
       debugHeaders: false,
+      v1MaxBodyBytes: 33_554_432,
+      headersTimeoutMs: 10_000,
+      requestReceiveTimeoutMs: 60_000,
     });
   });
 
@@ -64,6 +67,9 @@ describe('loadConfig from the environment', () => {
       V2GW_HYDRATION_CACHE_MS: '0',
       V2GW_LOG_LEVEL: 'debug',
       V2GW_DEBUG_HEADERS: 'true',
+      V2GW_V1_MAX_BODY_BYTES: '1048576',
+      V2GW_HEADERS_TIMEOUT_MS: '2000',
+      V2GW_REQUEST_RECEIVE_TIMEOUT_MS: '0',
     });
     expect(config).toEqual({
       v1Url: 'http://v1.internal:9000',
@@ -79,6 +85,9 @@ describe('loadConfig from the environment', () => {
       mode: 'translate',
       logLevel: 'debug',
       debugHeaders: true,
+      v1MaxBodyBytes: 1_048_576,
+      headersTimeoutMs: 2000,
+      requestReceiveTimeoutMs: 0,
     });
   });
 
