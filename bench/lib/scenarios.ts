@@ -1,0 +1,62 @@
+/**
+ * The two scenarios, as each protocol asks them of the gateway, with a check of
+ * one answer so an error page is never what gets measured. The gRPC request
+ * and response types come from the project's contract at run time
+ * (src/contract/registry.ts), not from generated code: the benchmark calls
+ * what the gateway serves.
+ */
+import { create, toJson, type DescMethodUnary, type JsonObject } from '@bufbuild/protobuf';
+import { apiServices, contract } from '../../src/contract/registry.ts';
+
+export type ScenarioKey = 'get' | 'list';
+export const SCENARIO_KEYS: readonly ScenarioKey[] = ['get', 'list'];
+
+export interface Scenario {
+  key: ScenarioKey;
+  name: string;
+  /** Path and query on the gateway, e.g. `/iam/v2beta1/groups/<uid>`. */
+  restPath: string;
+  grpc: { method: DescMethodUnary; request: ReturnType<typeof create> };
+  /** Checks one answer, as JSON (REST's body, or the gRPC response in protojson); a problem, or undefined. */
+  check(body: JsonObject): string | undefined;
+}
+
+const GROUPS_SERVICE = 'chainguard.platform.iam.v2beta1.GroupsService';
+
+function groupsMethod(name: string): DescMethodUnary {
+  const service = apiServices().find((s) => s.typeName === GROUPS_SERVICE);
+  const method = service?.methods.find((m) => m.name === name);
+  if (!method || method.methodKind !== 'unary') throw new Error(`contract: ${GROUPS_SERVICE}/${name} is not a unary method of the contract`);
+  return method as DescMethodUnary;
+}
+
+export function scenario(key: ScenarioKey, org: string, group: string): Scenario {
+  if (key === 'get') {
+    const method = groupsMethod('GetGroup');
+    return {
+      key,
+      name: 'Get group',
+      // A UIDP's slash is a path separator here, as in the v2 HTTP mapping `{uid=**}`.
+      restPath: `/iam/v2beta1/groups/${group}`,
+      grpc: { method, request: create(method.input, { uid: group }) },
+      check: (body) => (body.uid === group ? undefined : `expected group ${group}, got ${JSON.stringify(body).slice(0, 200)}`),
+    };
+  }
+  const method = groupsMethod('ListGroups');
+  return {
+    key,
+    name: 'List groups',
+    restPath: `/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`,
+    grpc: { method, request: create(method.input, { uidp: { childrenOf: org }, pageSize: 50 }) },
+    check: (body) => {
+      const page = body.groups;
+      if (!Array.isArray(page) || page.length !== 50) return `expected a page of 50 groups, got ${Array.isArray(page) ? page.length : JSON.stringify(body).slice(0, 200)}`;
+      return body.nextPageToken ? undefined : 'expected a nextPageToken';
+    },
+  };
+}
+
+/** A gRPC response as protojson, so it is checked exactly as the REST body is. */
+export function grpcAsJson(method: DescMethodUnary, message: Parameters<typeof toJson>[1]): JsonObject {
+  return toJson(method.output, message, { registry: contract }) as JsonObject;
+}

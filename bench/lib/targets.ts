@@ -1,0 +1,77 @@
+/**
+ * Load targets on a gateway: REST through autocannon, gRPC through our own
+ * load generator, each with a probe that checks one real answer first (the
+ * run refuses to measure an error page or a failing RPC).
+ */
+import type { Target } from './compare.ts';
+import { unaryClient, type GrpcClientKind, type UnaryClient } from './grpc-clients.ts';
+import { grpcLoad } from './grpc-load.ts';
+import { restLoad } from './rest-load.ts';
+import { grpcAsJson, type Scenario } from './scenarios.ts';
+
+export const AUTHORIZATION = 'Bearer bench';
+/** Per-request timeout, both protocols: a stuck request counts as a failure, it does not stall the run. */
+const TIMEOUT_MS = 10_000;
+
+export function restTarget(label: string, server: string, gateway: string, scenario: Scenario, connections: number): Target {
+  const url = `${gateway}${scenario.restPath}`;
+  return { label, server, load: (seconds) => restLoad(url, { authorization: AUTHORIZATION }, connections, seconds) };
+}
+
+export async function probeRest(label: string, gateway: string, scenario: Scenario): Promise<void> {
+  const url = `${gateway}${scenario.restPath}`;
+  const response = await fetch(url, { headers: { authorization: AUTHORIZATION }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${label}: ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  const problem = scenario.check(JSON.parse(text));
+  if (problem) throw new Error(`${label}: ${url}: ${problem}`);
+}
+
+export interface GrpcSettings {
+  client: GrpcClientKind;
+  /** Concurrent callers. */
+  callers: number;
+  /** HTTP/2 sessions the callers are spread over. */
+  sessions: number;
+  acceptGzip: boolean;
+}
+
+function clientFor(gateway: string, scenario: Scenario, settings: GrpcSettings): UnaryClient {
+  return unaryClient(settings.client, gateway, {
+    method: scenario.grpc.method,
+    request: scenario.grpc.request,
+    authorization: AUTHORIZATION,
+    timeoutMs: TIMEOUT_MS,
+    acceptGzip: settings.acceptGzip,
+  });
+}
+
+/**
+ * A gRPC target. Its sessions are opened once and kept across warm-up and rounds, as a gRPC client keeps its
+ * channel (autocannon opens fresh connections per run; a handful of TCP handshakes is noise at these rates).
+ */
+export function grpcTarget(label: string, server: string, gateway: string, scenario: Scenario, settings: GrpcSettings): Target & { close(): void } {
+  const clients = Array.from({ length: settings.sessions }, () => clientFor(gateway, scenario, settings));
+  return {
+    label,
+    server,
+    load: (seconds) => grpcLoad(clients, settings.callers, seconds),
+    close: () => clients.forEach((c) => c.close()),
+  };
+}
+
+/** One call, its answer checked as REST's is; throws with the gRPC status when it fails. */
+export async function probeGrpc(label: string, gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<void> {
+  const rpc = `${scenario.grpc.method.parent.typeName}/${scenario.grpc.method.name}`;
+  const client = clientFor(gateway, scenario, settings);
+  let answer: Awaited<ReturnType<UnaryClient['call']>>;
+  try {
+    answer = await client.call();
+  } catch (error) {
+    throw new Error(`${label}: ${rpc} on ${gateway} failed: ${(error as Error).message}`);
+  } finally {
+    client.close();
+  }
+  const problem = scenario.check(grpcAsJson(scenario.grpc.method, answer));
+  if (problem) throw new Error(`${label}: ${rpc}: ${problem}`);
+}
