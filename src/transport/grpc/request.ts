@@ -5,6 +5,8 @@
  * zero one), which is what an update without a mask changes (AIP-134).
  */
 import { toJson, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMessage } from '@bufbuild/protobuf/reflect';
+import { invalidField } from '../../aip/errors.ts';
 import type { RawQuery } from '../../aip/list-request.ts';
 import { jsonPath, type Binding } from '../../contract/bindings.ts';
 import { getPath, isObject, type Json } from '../../engine/shape.ts';
@@ -12,7 +14,7 @@ import type { Operation } from '../../operation/operation.ts';
 
 export function grpcOperation(binding: Binding, message: Message): Operation {
   const { mapping, kind, method } = binding;
-  const json = toJson(method.input as DescMessage, message) as Json;
+  const json = messageJson(method.input as DescMessage, message);
   const target = binding.target ? String(getPath(json, jsonPath(method.input, binding.target)) ?? '') : '';
   switch (kind) {
     case 'list':
@@ -30,6 +32,44 @@ export function grpcOperation(binding: Binding, message: Message): Operation {
     case 'batchCreate':
       return { kind, mapping, body: json };
   }
+}
+
+/**
+ * The message in its JSON form. A message can decode from protobuf and still
+ * have no JSON form (a Timestamp outside years 1 to 9999, a Duration past
+ * 10,000 years, a FieldMask path that is not snake_case such as `claimMatch`):
+ * that is the caller's bad input, INVALID_ARGUMENT naming the field, never INTERNAL.
+ */
+function messageJson(desc: DescMessage, message: Message): Json {
+  try {
+    return toJson(desc, message) as Json;
+  } catch (error) {
+    const found = unrepresentable(reflect(desc, message), '');
+    const reason = (found?.reason ?? (error as Error).message).replace(/^cannot encode (message|field) ([\w.]+) to JSON: /, 'is not a valid $2: ');
+    const path = found?.path ?? 'request';
+    throw invalidField(path === 'updateMask' ? 'update_mask' : path, reason);
+  }
+}
+
+/** The innermost field (JSON path) whose value has no JSON form, and why. */
+function unrepresentable(message: ReflectMessage, prefix: string): { path: string; reason: string } | undefined {
+  for (const field of message.fields) {
+    if (!message.isSet(field)) continue;
+    const path = prefix ? `${prefix}.${field.jsonName}` : field.jsonName;
+    const value = message.get(field) as unknown;
+    const items: [string, unknown][] = isReflectList(value) ? [...value].map((item, i) => [`${path}[${i}]`, item])
+      : isReflectMap(value) ? [...value].map(([key, item]) => [`${path}.${String(key)}`, item])
+      : [[path, value]];
+    for (const [at, item] of items) {
+      if (!isReflectMessage(item)) continue;
+      try {
+        toJson(item.desc, item.message);
+      } catch (error) {
+        return unrepresentable(item, at) ?? { path: at, reason: (error as Error).message };
+      }
+    }
+  }
+  return undefined;
 }
 
 function bodyOf(binding: Binding, json: Json): Json {
