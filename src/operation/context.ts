@@ -38,12 +38,17 @@ export function requestContext(input: ContextInput): RequestContext {
     budgetMs,
   );
   timer.unref();
-  const stop = () => clearTimeout(timer);
+  const caller = input.callerSignal;
+  const cancel = () => controller.abort(cancelled());
+  // Once the answer is on its way, neither the timer nor the caller's signal may fire for this request:
+  // ConnectRPC aborts every handler's signal when a call ends, successful or not.
+  const stop = () => {
+    clearTimeout(timer);
+    caller?.removeEventListener('abort', cancel);
+  };
   controller.signal.addEventListener('abort', stop, { once: true });
   timers.set(controller.signal, stop);
-  const caller = input.callerSignal;
   if (caller) {
-    const cancel = () => controller.abort(cancelled());
     if (caller.aborted) cancel();
     else caller.addEventListener('abort', cancel, { once: true });
   }
@@ -58,7 +63,7 @@ export function requestContext(input: ContextInput): RequestContext {
 
 const timers = new WeakMap<AbortSignal, () => void>();
 
-/** Releases the request's deadline timer once its answer is on its way. */
+/** Releases the request's deadline timer and caller listener once its answer is on its way. */
 export function finish(ctx: RequestContext): void {
   timers.get(ctx.signal)?.();
 }
