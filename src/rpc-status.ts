@@ -60,10 +60,20 @@ export function httpStatusFor(code: CodeNumber): number {
   return HTTP_STATUS[code] ?? 500;
 }
 
-/** The code grpc-gateway would report for an HTTP status that carried no readable body. */
+/**
+ * The code grpc-gateway would report for an HTTP status that carried no readable body. Beyond its own
+ * pairs, the statuses a server or proxy in front of it answers by itself: a request too large for it
+ * (413, 414, 431: a URL carrying a long filter) is the caller's input, and a timeout its deadline.
+ */
 export function codeForHttpStatus(status: number): CodeNumber {
   switch (status) {
-    case 400: return Code.INVALID_ARGUMENT;
+    case 400:
+    case 413:
+    case 414:
+    case 422:
+    case 431: return Code.INVALID_ARGUMENT;
+    case 408: return Code.DEADLINE_EXCEEDED;
+    case 412: return Code.FAILED_PRECONDITION;
     case 401: return Code.UNAUTHENTICATED;
     case 403: return Code.PERMISSION_DENIED;
     case 404: return Code.NOT_FOUND;

@@ -9,14 +9,13 @@ import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
 import { ConfigError, storeLocation, tlsFiles, type Config } from './config.ts';
 import type { BackendPort } from './engine/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { bindContract, unservedMethods } from './contract/bindings.ts';
 import { apiServices, contract } from './contract/registry.ts';
 import { healthRoutes } from './transport/grpc/health.ts';
 import { reflectionRoutes } from './transport/grpc/reflection.ts';
 import { grpcRoutes } from './transport/grpc/service.ts';
-import { withSpecMessageEncoding } from './transport/grpc/message-encoding.ts';
+import { grpcAdapter } from './transport/grpc/adapter.ts';
 import { createListener } from './transport/listener.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { HydrationCache } from './engine/hydration-cache.ts';
@@ -94,7 +93,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      withSpecMessageEncoding(connectNodeAdapter({ routes: rpcRoutes, fallback: restHandler as NonNullable<Parameters<typeof connectNodeAdapter>[0]['fallback']>, readMaxBytes: config.bodyLimit })),
+      grpcAdapter({ routes: rpcRoutes, fallback: restHandler, readMaxBytes: config.bodyLimit, log }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.

@@ -153,12 +153,54 @@ export interface AipErrorBody {
   details: Detail[];
 }
 
-/** The wire body: ErrorInfo (reason = code name, domain = the service) first, then the typed details. */
-export function toAipBody(error: ApiError, domain: string): AipErrorBody {
+/**
+ * Most UTF-8 bytes of the message an error answers with, and of each string in its details. Messages
+ * echo input (a field's value, a parser's view of a body), and a gRPC status travels twice in the
+ * trailers (`grpc-message` and inside `grpc-status-details-bin`), which must fit one HTTP/2 header
+ * block whatever the caller sent (clients take 8 to 16 KiB).
+ */
+export const MAX_MESSAGE_BYTES = 1024;
+export const MAX_DETAIL_TEXT_BYTES = 256;
+
+/**
+ * `text` as an answer may carry it: well-formed (a lone surrogate, as a parser's cut through an emoji
+ * leaves, becomes U+FFFD) and at most `maxBytes` of UTF-8, cut between code points and ended with `…`.
+ */
+export function boundedText(text: string, maxBytes: number): string {
+  const whole = text.toWellFormed();
+  if (whole.length <= maxBytes / 3 || Buffer.byteLength(whole, 'utf8') <= maxBytes) return whole;
+  let out = '';
+  let bytes = 0;
+  const budget = maxBytes - 3; // `…` is three bytes
+  for (const char of whole) {
+    const size = Buffer.byteLength(char, 'utf8');
+    if (bytes + size > budget) break;
+    out += char;
+    bytes += size;
+  }
+  return `${out}…`;
+}
+
+/** Every string inside a detail bounded (keys, `@type` and numbers are the gateway's own and left as they are). */
+function boundedDetail<T>(value: T): T {
+  if (typeof value === 'string') return boundedText(value, MAX_DETAIL_TEXT_BYTES) as T;
+  if (Array.isArray(value)) return value.map(boundedDetail) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '@type' ? v : boundedDetail(v)])) as T;
+  }
+  return value;
+}
+
+/**
+ * The wire body: ErrorInfo (reason = code name, domain = the service, the request id when there is
+ * one) first, then the typed details; the message and every detail string bounded (boundedText).
+ */
+export function toAipBody(error: ApiError, domain: string, requestId?: string): AipErrorBody {
   const errorInfo: Detail = { '@type': `${TYPE_PREFIX}ErrorInfo`, reason: codeName(error.code), domain };
-  if (error.metadata && Object.keys(error.metadata).length > 0) errorInfo.metadata = error.metadata;
+  const metadata = { ...error.metadata, ...(requestId === undefined ? {} : { requestId }) };
+  if (Object.keys(metadata).length > 0) errorInfo.metadata = metadata;
   const rest = error.details.filter((d) => d['@type'] !== errorInfo['@type']);
-  return { code: error.code, message: error.message, details: [errorInfo, ...rest] };
+  return { code: error.code, message: boundedText(error.message, MAX_MESSAGE_BYTES), details: [errorInfo, ...rest].map(boundedDetail) };
 }
 
 /** The service domain for a request path: its first segment names the service. */

@@ -32,14 +32,15 @@ export interface ContextInput {
 export function requestContext(input: ContextInput): RequestContext {
   const controller = new AbortController();
   const budgetMs = Math.max(0, input.budgetMs);
+  const deadline = (input.now ?? Date.now()) + budgetMs;
+  const expired = () => deadlineExceeded(`the request did not complete within its deadline of ${budgetMs} ms`);
   // One timer per request, not per v1 call; unref'd so it never holds the process open.
-  const timer = setTimeout(
-    () => controller.abort(deadlineExceeded(`the request did not complete within its deadline of ${budgetMs} ms`)),
-    budgetMs,
-  );
+  const timer = setTimeout(() => controller.abort(expired()), budgetMs);
   timer.unref();
   const caller = input.callerSignal;
-  const cancel = () => controller.abort(cancelled());
+  // The transport may abort its signal for the same deadline (ConnectRPC arms its own grpc-timeout timer),
+  // possibly a moment before this one fires: then it is the deadline, not the caller, that ended the call.
+  const cancel = () => controller.abort(Date.now() >= deadline ? expired() : cancelled());
   // Once the answer is on its way, neither the timer nor the caller's signal may fire for this request:
   // ConnectRPC aborts every handler's signal when a call ends, successful or not.
   const stop = () => {
@@ -55,7 +56,7 @@ export function requestContext(input: ContextInput): RequestContext {
   return {
     authorization: input.authorization,
     requestId: input.requestId,
-    deadline: (input.now ?? Date.now()) + budgetMs,
+    deadline,
     signal: controller.signal,
     counter: { v1Calls: 0 },
   };

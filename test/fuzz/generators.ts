@@ -656,7 +656,7 @@ export function rpcByPath(path: string): DescMethod | undefined {
   return RPCS.find((m) => `${m.parent.typeName}/${m.name}` === path.replace(/^\//, ''));
 }
 
-function frame(payload: Buffer, flags = 0, length = payload.length): Buffer {
+export function frame(payload: Uint8Array, flags = 0, length = payload.length): Buffer {
   const head = Buffer.alloc(5);
   head[0] = flags;
   head.writeUInt32BE(length >>> 0, 1);

@@ -4,17 +4,17 @@
  * operation REST builds and encodes the same v2 document as protobuf; an RPC
  * the gateway does not serve answers UNIMPLEMENTED.
  */
-import { randomUUID } from 'node:crypto';
 import { fromJson, type DescMethod, type DescMethodUnary, type JsonValue, type Message } from '@bufbuild/protobuf';
 import { ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError, domainForPath, unimplemented } from '../../aip/errors.ts';
+import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { finish, requestContext } from '../../operation/context.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
 import { bearer } from '../rest/auth.ts';
 import { grpcOperation } from './request.ts';
-import { asApiError, toConnectError } from './status.ts';
+import { handlerRan, REQUEST_ID } from './framework-errors.ts';
+import { asApiError, domainForService, toConnectError } from './status.ts';
 
 export interface GrpcOptions {
   bindings: readonly Binding[];
@@ -57,12 +57,12 @@ export function grpcRoutes(router: ConnectRouter, options: GrpcOptions): void {
   }
 }
 
-/** One RPC: its request id (the caller's `x-request-id`, or a new one), and every failure as the same status REST would give. */
+/** One RPC: every failure as the same status REST would give, with the request id the request gate assigned. */
 function register(router: ConnectRouter, method: DescMethodUnary, log: FastifyBaseLogger, answer: Answer): void {
   const domain = domainForService(method.parent.typeName);
   router.rpc(method, async (message, context: HandlerContext) => {
-    const requestId = context.requestHeader.get('x-request-id') || randomUUID();
-    context.responseHeader.set('x-request-id', requestId);
+    handlerRan(context);
+    const requestId = context.values.get(REQUEST_ID);
     try {
       return await answer(message, context, requestId);
     } catch (error) {
@@ -74,9 +74,4 @@ function register(router: ConnectRouter, method: DescMethodUnary, log: FastifyBa
       throw toConnectError(failure, domain, requestId);
     }
   });
-}
-
-/** `chainguard.platform.iam.v2beta1.GroupsService` → `iam.chainguard.dev`, as REST derives it from `/iam/…`. */
-function domainForService(typeName: string): string {
-  return domainForPath(`/${typeName.split('.')[2] ?? ''}`);
 }

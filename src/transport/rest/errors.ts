@@ -34,8 +34,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
   } else if (apiError.httpStatus >= 500) {
     request.log.warn({ code: apiError.code, message: apiError.message }, 'request failed');
   }
-  const body = toAipBody(apiError, domainForPath(request.url));
-  body.details[0]!.metadata = { ...(body.details[0]!.metadata as object | undefined), requestId: String(request.id) };
+  const body = toAipBody(apiError, domainForPath(request.url), String(request.id));
   if (apiError.code === Code.UNAUTHENTICATED) reply.header('www-authenticate', 'Bearer');
   // RetryInfo's delay for HTTP clients that read the header rather than the body (RFC 9110 §10.2.3: whole seconds).
   const retryDelay = retryDelayOf(apiError.details);
@@ -57,11 +56,11 @@ function responseInProgress(socket: Socket): { headersSent?: boolean } | undefin
   return (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage ?? undefined;
 }
 
-/** A request target's method and path, when the bytes the parser refused start with a request line. */
-function requestLine(raw: unknown): { method: string; path: string } | undefined {
+/** The method, and the path when it is short enough to show, of the request line the refused bytes start with. */
+function requestLine(raw: unknown): { method: string; path: string | undefined } | undefined {
   if (!Buffer.isBuffer(raw)) return undefined;
-  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\/[^ \r\n]{0,2048}) /.exec(raw.subarray(0, 2100).toString('latin1'));
-  return match ? { method: match[1]!, path: match[2]! } : undefined;
+  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (?:(\/[^ \r\n]{0,2048}) )?/.exec(raw.subarray(0, 2100).toString('latin1'));
+  return match ? { method: match[1]!, path: match[2] } : undefined;
 }
 
 /** The ApiError for a connection the HTTP/1 parser or its timeouts refused; undefined when it gets no answer at all. */
@@ -113,10 +112,11 @@ export function answerClientError(error: ClientError, socket: Socket, log: Fasti
   }
   const requestId = randomUUID();
   const line = requestLine(error.rawPacket);
-  const body = toAipBody(apiError, domainForPath(line?.path ?? '/'));
-  body.details[0]!.metadata = { ...(body.details[0]!.metadata as object | undefined), requestId };
+  const body = toAipBody(apiError, domainForPath(line?.path ?? '/'), requestId);
   const payload = JSON.stringify(body);
   const status = apiError.httpStatus;
+  // The answer to a HEAD has no body (RFC 9110 §9.3.2): the client would read it as the next response.
+  const head = line?.method === 'HEAD';
   log.info({ reqId: requestId, code: apiError.code, parserError: error.code, remoteAddress: socket.remoteAddress, message: apiError.message }, 'request refused before routing');
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n` +
@@ -124,7 +124,7 @@ export function answerClientError(error: ClientError, socket: Socket, log: Fasti
       `content-length: ${Buffer.byteLength(payload)}\r\n` +
       `x-request-id: ${requestId}\r\n` +
       `connection: close\r\n\r\n` +
-      payload,
+      (head ? '' : payload),
     // Once it is flushed: a client that never closes its side must not hold the socket.
     () => socket.destroy(),
   );

@@ -1,0 +1,85 @@
+/**
+ * The Node handler for gRPC, gRPC-Web and Connect (ConnectRPC), and what it
+ * adds around ConnectRPC for callers it would otherwise answer badly:
+ *
+ * - every call gets a request id, and errors ConnectRPC raises itself carry
+ *   the gateway's details (framework-errors.ts);
+ * - a `grpc-timeout` longer than Node's longest timer (2^31-1 ms, ~24.8 days)
+ *   is dropped before ConnectRPC arms a timer with it, which Node would fire
+ *   after 1 ms; the gateway's own request deadline is far shorter anyway;
+ * - a gRPC or gRPC-Web call to a method no service has answers UNIMPLEMENTED
+ *   as gRPC, not with REST's 404; other requests go on to `fallback` (REST);
+ * - `grpc-message` is encoded as the gRPC spec says (message-encoding.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { randomUUID } from 'node:crypto';
+import type { ConnectRouter } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../../aip/errors.ts';
+import { Code } from '../../rpc-status.ts';
+import { requestGate } from './framework-errors.ts';
+import type { Handler } from '../listener.ts';
+import { withSpecMessageEncoding } from './message-encoding.ts';
+import { domainForService, grpcStatusHeaders } from './status.ts';
+
+type Request = IncomingMessage | Http2ServerRequest;
+type Response = ServerResponse | Http2ServerResponse;
+type ConnectFallback = NonNullable<Parameters<typeof connectNodeAdapter>[0]['fallback']>;
+
+export interface GrpcAdapterOptions {
+  routes: (router: ConnectRouter) => void;
+  /** Every request that is not a call of a served service. */
+  fallback: Handler;
+  /** The largest request message, in bytes. */
+  readMaxBytes: number;
+  log: FastifyBaseLogger;
+}
+
+export function grpcAdapter(options: GrpcAdapterOptions): Handler {
+  const fallback: Handler = (req, res) => (isGrpc(req) ? unknownMethod(req, res) : options.fallback(req, res));
+  const connect = connectNodeAdapter({
+    routes: options.routes,
+    readMaxBytes: options.readMaxBytes,
+    requestGate: requestGate(options.log),
+    fallback: fallback as ConnectFallback,
+  }) as Handler;
+  return withSpecMessageEncoding((req: Request, res: Response) => {
+    dropUnarmableTimeout(req);
+    connect(req, res);
+  });
+}
+
+/**
+ * A gRPC or gRPC-Web call: its content type says so, and its path is `/package.Service/…` (no REST
+ * path starts with a dotted name). Connect's JSON cannot be told from REST's and stays REST.
+ */
+function isGrpc(req: Request): boolean {
+  return /^application\/grpc(-web)?([+;]|$)/.test(String(req.headers['content-type'] ?? '')) && /^\/[A-Za-z_]\w*(\.\w+)+\//.test(String(req.url ?? ''));
+}
+
+/** Node's longest timer; a longer delay fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
+
+function dropUnarmableTimeout(req: Request): void {
+  const match = /^(\d{1,8})([HMSmun])$/.exec(String(req.headers['grpc-timeout'] ?? ''));
+  if (match && Number(match[1]) * TIMEOUT_UNIT_MS[match[2]!]! > MAX_TIMER_MS) delete req.headers['grpc-timeout'];
+}
+
+/** A trailers-only gRPC answer: UNIMPLEMENTED, as gRPC servers answer a method they do not have. */
+function unknownMethod(req: Request, res: Response): void {
+  const path = String(req.url ?? '').split('?', 1)[0]!;
+  const service = /^\/([^/]+)\//.exec(path)?.[1] ?? '';
+  const requestId = String(req.headers['x-request-id'] ?? '') || randomUUID();
+  const error = new ApiError(Code.UNIMPLEMENTED, `no service of this gateway has the method ${path}`);
+  (res as ServerResponse).writeHead(200, {
+    'content-type': String(req.headers['content-type']),
+    'x-request-id': requestId,
+    ...grpcStatusHeaders(error, domainForService(service), requestId),
+  });
+  res.end();
+  // The body is not read: drop it rather than keep the stream open.
+  req.resume();
+}

@@ -1,0 +1,90 @@
+/**
+ * Every RPC's request id, and errors ConnectRPC raises itself answered as the
+ * gateway's own: google.rpc.Status with ErrorInfo, the request id, and never
+ * INTERNAL for the caller's bytes.
+ *
+ * ConnectRPC refuses some calls before the RPC's handler runs — a message that
+ * does not decode (which it calls INTERNAL), a broken envelope, a compression
+ * flag with no encoding, a malformed `grpc-timeout`, a message over the size
+ * limit — and answers them with no details. Those errors are raised outside
+ * any interceptor. The one point where the gateway sees each of them is the
+ * handler context's `abort`: every protocol's handler (gRPC, gRPC-Web,
+ * Connect) calls it with the error just before writing that error out. So the
+ * request gate, which runs first for every call, wraps it and completes such
+ * an error in place: the code (a request that could not be read is
+ * INVALID_ARGUMENT), the bounded message, and REST's details.
+ *
+ * An error with details already came from a handler (toConnectError) and is
+ * left alone. One without details after the handler began is the gateway's
+ * own failure (a response it could not encode): INTERNAL, and logged.
+ */
+import { randomUUID } from 'node:crypto';
+import { ConnectError, createContextKey, type HandlerContext } from '@connectrpc/connect';
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError, internal, invalidField } from '../../aip/errors.ts';
+import { Code, type CodeNumber } from '../../rpc-status.ts';
+import { completeConnectError, domainForService } from './status.ts';
+
+/** The call's request id: the caller's `x-request-id`, or a new one. */
+export const REQUEST_ID = createContextKey('', { description: 'x-request-id' });
+/** Set once the RPC's handler has the decoded message. */
+const HANDLER_RAN = createContextKey(false, { description: 'the handler ran' });
+
+/** Called by each RPC's handler as it starts. */
+export function handlerRan(context: HandlerContext): void {
+  context.values.set(HANDLER_RAN, true);
+}
+
+/** ConnectRPC's `requestGate`: runs for every call, after its headers and before its body is read. */
+export function requestGate(log: FastifyBaseLogger): (context: HandlerContext) => void {
+  return (context) => {
+    const requestId = context.requestHeader.get('x-request-id') || randomUUID();
+    context.values.set(REQUEST_ID, requestId);
+    context.responseHeader.set('x-request-id', requestId);
+    const complete = (error: unknown): void => {
+      // A finished call aborts with no ConnectError; a handler's error carries its details already.
+      if (!(error instanceof ConnectError) || error.details.length > 0) return;
+      const answer = context.values.get(HANDLER_RAN) ? afterHandler(error) : refusal(error);
+      if (answer.code === Code.INTERNAL) log.error({ err: error, reqId: requestId, rpc: `${context.service.typeName}/${context.method.name}` }, 'unhandled error');
+      completeConnectError(error, answer, domainForService(context.service.typeName), requestId);
+    };
+    const controller = context as HandlerContext & Abortable;
+    const abort = controller.abort.bind(controller);
+    controller.abort = (reason) => {
+      complete(reason);
+      abort(reason);
+    };
+    // A deadline already past (`grpc-timeout: 0n`) or a caller already gone: answered now, the body unread.
+    if (context.signal.aborted) {
+      complete(context.signal.reason);
+      throw context.signal.reason;
+    }
+  };
+}
+
+/** The handler context as ConnectRPC's handlers hold it: with the abort they call before writing an error. */
+interface Abortable {
+  abort(reason?: unknown): void;
+}
+
+/** A ConnectRPC error once the handler ran keeps its code (a deadline, a cancellation); INTERNAL or UNKNOWN is the gateway's own failure. */
+function afterHandler(error: ConnectError): ApiError {
+  const code = error.code as number;
+  return code === Code.INTERNAL || code === Code.UNKNOWN ? internal() : new ApiError(code as CodeNumber, error.rawMessage);
+}
+
+/** What a call ConnectRPC refused before its handler answers. */
+function refusal(error: ConnectError): ApiError {
+  switch (error.code as number) {
+    // A message that does not decode, or an envelope no encoding explains: the caller's bytes.
+    case Code.INTERNAL:
+    case Code.UNKNOWN:
+      return invalidField('request', `the request message cannot be read: ${error.rawMessage}`);
+    case Code.INVALID_ARGUMENT:
+      return invalidField('request', error.rawMessage);
+    default:
+      return new ApiError(error.code as number as CodeNumber, error.rawMessage);
+  }
+}
+
+
