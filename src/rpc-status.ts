@@ -63,7 +63,8 @@ export function httpStatusFor(code: CodeNumber): number {
 /**
  * The code grpc-gateway would report for an HTTP status that carried no readable body. Beyond its own
  * pairs, the statuses a server or proxy in front of it answers by itself: a request too large for it
- * (413, 414, 431: a URL carrying a long filter) is the caller's input, and a timeout its deadline.
+ * (413, 414, 431: a URL carrying a long filter) is the caller's input, a timeout its deadline, and a
+ * proxy's 502 (no answer from behind it) UNAVAILABLE, as gRPC maps it.
  */
 export function codeForHttpStatus(status: number): CodeNumber {
   switch (status) {
@@ -81,6 +82,7 @@ export function codeForHttpStatus(status: number): CodeNumber {
     case 429: return Code.RESOURCE_EXHAUSTED;
     case 499: return Code.CANCELLED;
     case 501: return Code.UNIMPLEMENTED;
+    case 502:
     case 503: return Code.UNAVAILABLE;
     case 504: return Code.DEADLINE_EXCEEDED;
     default: return status >= 500 ? Code.INTERNAL : Code.UNKNOWN;

@@ -89,8 +89,13 @@ function renderValue(spec: FieldSpec, raw: unknown, resolve?: LookupResolver): u
     case 'message': return isObject(raw) ? renderV2(spec.fields ?? {}, raw, resolve) : undefined;
     case 'map': return isObject(raw) ? { ...raw } : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;
-    case 'int64': return String(raw);
+    case 'int64': return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
     case 'enum': return typeof raw === 'string' ? spec.enum?.v1ToV2[raw] ?? (spec.enum ? undefined : raw) : undefined;
+    // A value of the wrong JSON type (v1 lying, or a proxy rewriting it) is left out like the cases above, so
+    // what the gateway answers always fits the contract's message.
+    case 'string': return typeof raw === 'string' ? raw : undefined;
+    case 'bool': return typeof raw === 'boolean' ? raw : undefined;
+    case 'int': return Number.isInteger(raw) ? raw : undefined;
     default: return raw;
   }
 }

@@ -11,6 +11,7 @@ import type { PageCursor } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
 import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import { uidpPath, type V1Client } from '../v1/client.ts';
+import { v1Items } from '../v1/errors.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import { hydrate } from './hydrate.ts';
@@ -106,7 +107,7 @@ export class V1Backend implements BackendPort {
         authorization: ctx.authorization,
       }, ctx);
       v1Total = answer.totalCount;
-      const items = Array.isArray(answer.items) ? answer.items.filter(isObject) : [];
+      const items = v1Items(answer) as Json[];
       const v1Next = typeof answer.nextPageToken === 'string' ? answer.nextPageToken : '';
       let i = position.index;
       for (; i < items.length && page.length < params.pageSize; i++) {
@@ -228,7 +229,7 @@ export class V1Backend implements BackendPort {
       { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
       ctx,
     );
-    return Array.isArray(answer.items) ? answer.items.filter(isObject) : [];
+    return v1Items(answer) as Json[];
   }
 
   /** v1 has no Get: list by id, and treat an empty answer as NOT_FOUND. */

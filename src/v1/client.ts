@@ -7,7 +7,7 @@
  */
 import { Pool, interceptors, type Dispatcher } from 'undici';
 import { ApiError } from '../aip/errors.ts';
-import { fromTransportError, fromV1Response, notJson, tooLarge } from './errors.ts';
+import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
 
@@ -96,11 +96,15 @@ export class V1Client {
     if (text === undefined) throw tooLarge(response.statusCode, this.#maxBodyBytes);
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (!text) return {} as T;
+      let parsed: unknown;
       try {
-        return JSON.parse(text) as T;
+        parsed = JSON.parse(text);
       } catch {
         throw notJson(response.statusCode);
       }
+      // Every v1 answer is a message, so a JSON object; anything else is no answer the gateway can trust.
+      if (jsonKind(parsed) !== 'object') throw unreadable(response.statusCode, `a JSON ${jsonKind(parsed)} where an object was expected`);
+      return parsed as T;
     }
     throw fromV1Response(response.statusCode, text, { 'retry-after': response.headers['retry-after'] });
   }

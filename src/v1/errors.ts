@@ -80,6 +80,38 @@ export function notJson(status: number): ApiError {
   });
 }
 
+/**
+ * A v1 success whose JSON is no v1 answer: not an object, or a list whose `items` is not a list of
+ * objects. The gateway says so rather than serve it as an empty list or a missing resource.
+ */
+export function unreadable(status: number, why: string): ApiError {
+  return new ApiError(Code.INTERNAL, `the v1 backend answered ${status} with a body the gateway cannot read: ${why}`, [], {
+    upstream: 'v1',
+    upstreamStatus: String(status),
+  });
+}
+
+/** The rows of a v1 list answer. Absent is none (grpc-gateway leaves empty lists out); anything but a list of objects is refused. */
+export function v1Items(answer: { items?: unknown }): Record<string, unknown>[] {
+  const items = answer.items;
+  if (items === undefined || items === null) return [];
+  if (!Array.isArray(items)) return fail(`\`items\` is a ${jsonKind(items)}, not a list`);
+  const bad = items.findIndex((item) => jsonKind(item) !== 'object');
+  if (bad >= 0) return fail(`\`items[${bad}]\` is a ${jsonKind(items[bad])}, not an object`);
+  return items as Record<string, unknown>[];
+}
+
+function fail(why: string): never {
+  throw unreadable(200, why);
+}
+
+/** What a parsed JSON value is, in JSON's words. */
+export function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
 /** A v1 answer larger than the gateway takes: it was cut off there, never read whole. */
 export function tooLarge(status: number, maxBytes: number): ApiError {
   return new ApiError(Code.INTERNAL, `the v1 backend answered more than ${maxBytes} bytes, the most the gateway reads (--v1-max-body-bytes)`, [], {

@@ -17,9 +17,8 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectedHeapMb } from '../support/memory.ts';
 import { ALL_MODES, startMode, type ModeName, type ModeStack } from '../support/modes.ts';
 import { TOKEN } from '../support/stack.ts';
 import { generate } from './generators.ts';
@@ -45,13 +44,7 @@ for (const mode of MODES) {
   if (!ALL_MODES.includes(mode)) throw new Error(`unknown mode ${mode}; the modes are ${ALL_MODES.join(', ')}`);
 }
 
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-function heapMb(): number {
-  collect();
-  collect();
-  return process.memoryUsage().heapUsed / 2 ** 20;
-}
+const heapMb = collectedHeapMb;
 
 interface Failure {
   index: number;

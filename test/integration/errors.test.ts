@@ -130,7 +130,9 @@ describe('v1 failures', () => {
       const status = ({ 3: 400, 5: 404, 7: 403, 8: 429, 9: 400, 10: 409, 13: 500, 14: 503, 16: 401 } as Record<number, number>)[code] ?? 500;
       return reply.code(status).send({ code, message: `v1 says ${code}`, details: [] });
     });
-    fake.get('/iam/v1/roles', async (_request, reply) => reply.code(502).type('text/html').send('<html>bad gateway</html>'));
+    fake.get('/iam/v1/roles', async (_request, reply) => reply.code(500).type('text/html').send('<html>server error</html>'));
+    // A proxy in front of v1 that cannot reach it.
+    fake.get('/iam/v1/identityProviders', async (_request, reply) => reply.code(502).type('text/html').send('<html>bad gateway</html>'));
     // Fails the first read of each id with 503, then answers: a retried GET must hide the blip.
     const attempts = new Map<string, number>();
     fake.get('/iam/v1/identities', async (request, reply) => {
@@ -166,6 +168,12 @@ describe('v1 failures', () => {
     const reply = await client.get('/iam/v2beta1/roles');
     expect(reply.status).toBe(500);
     expect(aip(reply).code).toBe(13);
+  });
+
+  it("a proxy's 502 in front of v1 is UNAVAILABLE, as gRPC maps it (and as the read retry already treats it)", async () => {
+    const reply = await client.get('/iam/v2beta1/identityProviders');
+    expect(reply.status).toBe(503);
+    expect(aip(reply)).toMatchObject({ code: 14, message: 'Unavailable: v1 answered HTTP 502' });
   });
 
   it('a read that v1 refuses once with 503 is retried', async () => {

@@ -51,6 +51,8 @@ export interface ModeStack {
   client: Client;
   fixtures: Fixtures;
   logs: string[];
+  /** Translate mode: the v1 emulator's URL. */
+  emulatorUrl?: string;
   close(): Promise<void>;
 }
 
@@ -59,11 +61,13 @@ export interface ModeOptions {
   flags?: string[];
   /** Clock for page-token expiry. */
   now?: () => number;
+  /** Translate mode: point the gateway here (a proxy in front of the emulator) rather than at the emulator. */
+  v1Url?: string;
 }
 
 export async function startMode(mode: ModeName, options: ModeOptions = {}): Promise<ModeStack> {
   const gatewayOptions: GatewayOptions = options.now ? { now: options.now } : {};
-  if (mode === 'translate') return translateStack(await startStack({ flags: options.flags ?? [], gateway: gatewayOptions }));
+  if (mode === 'translate') return translateStack(await startStack({ flags: options.flags ?? [], gateway: gatewayOptions, ...(options.v1Url ? { v1Url: options.v1Url } : {}) }));
   const opened = mode === 'native' ? { store: await openStore(':memory:'), drop: async () => {} } : await openPostgresSchema();
   return nativeStack(mode, opened.store, opened.drop, options.flags ?? [], gatewayOptions);
 }
@@ -112,6 +116,7 @@ function translateStack(stack: Stack): ModeStack {
   return {
     mode: 'translate',
     url: stack.url,
+    emulatorUrl: stack.emulator.url,
     client: stack.client,
     logs: stack.logs,
     close: () => stack.close(),
