@@ -10,7 +10,7 @@ import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import { getPath, isObject, typeOf, type Json, type LookupResolver } from './shape.ts';
 import type { V1Client } from '../v1/client.ts';
-import { v1Items } from '../v1/errors.ts';
+import { v1ListRows } from '../v1/errors.ts';
 import type { HydrationCache } from './hydration-cache.ts';
 import type { RequestContext } from '../operation/context.ts';
 
@@ -90,7 +90,7 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
     );
     const byId = found.get(target.name)!;
     const uidKey = v1UidKey(target);
-    for (const item of v1Items(answer) as Json[]) {
+    for (const item of v1ListRows(answer) as Json[]) {
       if (typeof item[uidKey] === 'string') byId.set(item[uidKey] as string, item);
     }
     for (const id of ids) {

@@ -11,7 +11,7 @@ import type { PageCursor } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
 import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import { uidpPath, type V1Client } from '../v1/client.ts';
-import { v1Items } from '../v1/errors.ts';
+import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import { hydrate } from './hydrate.ts';
@@ -21,7 +21,7 @@ import type { ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
-  copyV2Path, getPath, isObject, pathsToKeep, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
+  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
 } from './shape.ts';
 import { validate } from './validate.ts';
 
@@ -107,7 +107,7 @@ export class V1Backend implements BackendPort {
         authorization: ctx.authorization,
       }, ctx);
       v1Total = answer.totalCount;
-      const items = v1Items(answer) as Json[];
+      const items = v1ListRows(answer) as Json[];
       const v1Next = typeof answer.nextPageToken === 'string' ? answer.nextPageToken : '';
       let i = position.index;
       for (; i < items.length && page.length < params.pageSize; i++) {
@@ -144,7 +144,7 @@ export class V1Backend implements BackendPort {
       { method: 'POST', path: joinPath(v1CollectionPath(mapping), parent), body: toV1(mapping.fields, value), authorization: ctx.authorization },
       ctx,
     );
-    const uid = String(created[v1UidKey(mapping)] ?? '');
+    const uid = v1RowUid(mapping, created);
     this.#cache.invalidate(mapping.name, uid);
     await this.#times.created(mapping, uid);
     return this.#answerWrite(mapping, created, ctx);
@@ -197,7 +197,7 @@ export class V1Backend implements BackendPort {
       method: 'POST', path: joinPath(`/${mapping.service}/v1/${method.v1Collection}`, parent), body: v1Items, authorization: ctx.authorization,
     }, ctx);
     const uidKey = v1UidKey(mapping);
-    const created = (Object.values(answer).find(Array.isArray) ?? []).filter(isObject).map((row) => String(row[uidKey] ?? ''));
+    const created = v1ListRows({ items: Object.values(answer).find(Array.isArray) }).map((row) => v1RowUid(mapping, row as Json));
     for (const uid of created) await this.#times.created(mapping, uid);
     const rows = mapping.v1.rereadAfterWrite ? await this.#fetchRows(mapping, created, ctx) : [];
     const byUid = new Map(rows.map((row) => [String(row[uidKey]), row]));
@@ -214,7 +214,7 @@ export class V1Backend implements BackendPort {
         { method: 'GET', path: `/${mapping.service}/v1/${method.v1Path}`, query: v1Query, authorization: ctx.authorization },
         ctx,
       );
-      return { uid: String(found[v1UidKey(mapping)] ?? '') };
+      return { uid: v1RowUid(mapping, found) };
     } catch (error) {
       if (!(error instanceof ApiError && error.code === Code.NOT_FOUND)) throw error;
       // v2 answers with the uid the resource will get once it exists; v1 has no such notion, so the gateway derives one.
@@ -229,7 +229,7 @@ export class V1Backend implements BackendPort {
       { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
       ctx,
     );
-    return v1Items(answer) as Json[];
+    return v1ListRows(answer) as Json[];
   }
 
   /** v1 has no Get: list by id, and treat an empty answer as NOT_FOUND. */
@@ -248,7 +248,7 @@ export class V1Backend implements BackendPort {
   async #answerWrite(mapping: ResourceMapping, written: Json, ctx: RequestContext): Promise<Json> {
     let row = written;
     if (mapping.v1.rereadAfterWrite) {
-      row = await this.#fetchRow(mapping, String(written[v1UidKey(mapping)] ?? ''), ctx);
+      row = await this.#fetchRow(mapping, v1RowUid(mapping, written), ctx);
       for (const key of mapping.v1.createAnswerOnly ?? []) if (written[key] !== undefined) row = { ...row, [key]: written[key] };
     }
     return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
@@ -320,4 +320,12 @@ function joinPath(collection: string, uidp: string): string {
 function projectRow(row: Json, shape: Readonly<Record<string, string>> | undefined): Json {
   if (!shape) return structuredClone(row);
   return Object.fromEntries(Object.entries(shape).map(([key, path]) => [key, structuredClone(getPath(row, path))]));
+}
+
+/** The id of a row v1 answered for a write or a lookup: one that lacks it, as a string, is no answer the gateway can use. */
+function v1RowUid(mapping: ResourceMapping, row: Json): string {
+  const key = v1UidKey(mapping);
+  const value = row[key];
+  if (typeof value === 'string' && value !== '') return value;
+  throw unreadable(200, `\`${key}\` is ${value === undefined ? 'missing' : value === '' ? 'empty' : `a ${jsonKind(value)}`} where the new row's id belongs`);
 }

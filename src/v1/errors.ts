@@ -92,7 +92,7 @@ export function unreadable(status: number, why: string): ApiError {
 }
 
 /** The rows of a v1 list answer. Absent is none (grpc-gateway leaves empty lists out); anything but a list of objects is refused. */
-export function v1Items(answer: { items?: unknown }): Record<string, unknown>[] {
+export function v1ListRows(answer: { items?: unknown }): Record<string, unknown>[] {
   const items = answer.items;
   if (items === undefined || items === null) return [];
   if (!Array.isArray(items)) return fail(`\`items\` is a ${jsonKind(items)}, not a list`);
