@@ -90,7 +90,12 @@ describe(`fuzz (seed ${SEED}, ${REQUESTS} requests per mode)`, () => {
 
       beforeAll(async () => {
         stack = await startMode(mode);
-        world = await buildWorld(stack);
+        try {
+          world = await buildWorld(stack);
+        } catch (error) {
+          // The gateway's side of a failed set-up is in its log.
+          throw new Error(`${(error as Error).message}\n${errorLines(stack.logs).join('\n').slice(0, 4_000)}`);
+        }
         channels = { url: new URL(stack.url), grpc: new GrpcChannel(stack.url), http2: new Http2Channel(stack.url) };
       }, 60_000);
 
