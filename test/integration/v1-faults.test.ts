@@ -10,7 +10,8 @@
  * so each operation first gets a request that the real emulator answers (the
  * fuzzer's well-formed messages, over the fuzzer's world of real resources).
  * Then, fault by fault, the proxy answers every v1 call itself, and every
- * operation is called at once over gRPC. Each answer must carry the code the
+ * operation is called at once, over gRPC and over REST (the same message
+ * mapped by its HTTP rule, as grpc-gateway maps it). Each answer must carry the code the
  * fault calls for, with the gateway's google.rpc.Status (ErrorInfo first,
  * with the request id) and the retry advice v1 gave, within the request's
  * deadline; no answer may read as the gateway's own bug (an "unhandled
@@ -20,11 +21,14 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { fromBinary, fromJson, toJson, type DescMethod, type JsonValue } from '@bufbuild/protobuf';
+import { fromBinary, fromJson, toJson, type DescField, type DescMessage, type DescMethod, type JsonValue } from '@bufbuild/protobuf';
 import { Code as ConnectCode, ConnectError, createClient, type Client } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindContract } from '../../src/contract/bindings.ts';
+import { bindContract, type Binding } from '../../src/contract/bindings.ts';
+import type { Json } from '../../src/engine/shape.ts';
+import { httpStatusFor, isCode } from '../../src/rpc-status.ts';
+import { asQuery } from '../../src/transport/grpc/request.ts';
 import { apiServices, contract } from '../../src/contract/registry.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import { grpcMessage } from '../fuzz/generators.ts';
@@ -47,6 +51,7 @@ const PROBES = 16;
 const BINDINGS = bindContract(apiServices(), MAPPINGS);
 const OPERATIONS: DescMethod[] = BINDINGS.map((b) => b.method);
 const KIND = new Map(BINDINGS.map((b) => [b.method, b.kind]));
+const BINDING = new Map(BINDINGS.map((b) => [b.method, b]));
 
 // ---- the proxy ------------------------------------------------------------------------------
 
@@ -198,6 +203,72 @@ interface Answer {
 
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 
+interface RestRequest {
+  method: string;
+  path: string;
+  body: string | undefined;
+}
+
+/** A request field path of the rule (`group.uid`, proto names) as the message's JSON path. */
+function jsonPathOf(desc: DescMessage, protoPath: string): string[] {
+  const out: string[] = [];
+  let current: DescMessage | undefined = desc;
+  for (const name of protoPath.split('.')) {
+    const field: DescField | undefined = current?.fields.find((f) => f.name === name);
+    out.push(field?.jsonName ?? name);
+    current = field?.message;
+  }
+  return out;
+}
+
+/**
+ * The REST request grpc-gateway maps a message to by the operation's HTTP rule: path variables from
+ * their fields, the body from the rule's body field (or all of it), every other field as the query.
+ */
+function restFor(binding: Binding, message: JsonValue): RestRequest {
+  const rule = binding.rules[0]!;
+  const json = message as Record<string, any>;
+  const used = new Set<string>();
+  const path = rule.pattern.replace(/\{([^}=]+)(?:=[^}]*)?\}/g, (_m, field: string) => {
+    const at = jsonPathOf(binding.method.input, field);
+    used.add(at[0]!);
+    return String(at.reduce<any>((v, k) => v?.[k], json) ?? '');
+  });
+  let body: string | undefined;
+  let rest: Record<string, any> = Object.fromEntries(Object.entries(json).filter(([k]) => !used.has(k)));
+  if (rule.body === '*') {
+    body = JSON.stringify(rest);
+    rest = {};
+  } else if (rule.body) {
+    const [key] = jsonPathOf(binding.method.input, rule.body);
+    body = JSON.stringify(json[key!] ?? {});
+    delete rest[key!];
+  }
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(asQuery(rest as Json))) for (const v of [value ?? []].flat()) query.append(key, v);
+  return { method: rule.verb.toUpperCase(), path: `${path}${query.size ? `?${query}` : ''}`, body };
+}
+
+async function callRest(url: string, request: RestRequest): Promise<Answer & { status: number; retryAfter: string | null }> {
+  const started = performance.now();
+  const response = await fetch(new URL(request.path, url), {
+    method: request.method,
+    headers: { authorization: TOKEN, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: request.body,
+  });
+  const text = await response.text();
+  const elapsedMs = performance.now() - started;
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { message: `not JSON: ${text.slice(0, 200)}` };
+  }
+  const common = { status: response.status, retryAfter: response.headers.get('retry-after'), requestId: response.headers.get('x-request-id'), elapsedMs };
+  if (response.ok) return { code: 0, message: '', details: [], ...common };
+  return { code: typeof body.code === 'number' ? body.code : -1, message: String(body.message), details: Array.isArray(body.details) ? body.details : [], ...common };
+}
+
 async function call(client: Client<any>, method: DescMethod, message: JsonValue): Promise<Answer> {
   const started = performance.now();
   try {
@@ -230,6 +301,15 @@ function judge(method: DescMethod, answer: Answer, expected: Expectation): strin
   if (expected.retryDelay && byType.RetryInfo?.retryDelay !== expected.retryDelay) problems.push(`RetryInfo ${JSON.stringify(byType.RetryInfo)}, expected a delay of ${expected.retryDelay}`);
   if (expected.quotaFailure && !byType.QuotaFailure) problems.push('no QuotaFailure');
   if (answer.elapsedMs > REQUEST_TIMEOUT_MS + LATENESS_MS) problems.push(`answered after ${Math.round(answer.elapsedMs)} ms, past the ${REQUEST_TIMEOUT_MS} ms deadline`);
+  return problems;
+}
+
+/** The REST answer's own rules on top: the HTTP status its code pairs with, and retry advice as a header too. */
+function judgeRest(method: DescMethod, answer: Answer & { status: number; retryAfter: string | null }, expected: Expectation): string[] {
+  const problems = judge(method, answer, expected);
+  if (answer.code === 0) return problems;
+  if (!isCode(answer.code) || httpStatusFor(answer.code) !== answer.status) problems.push(`HTTP ${answer.status} for code ${answer.code}`);
+  if (expected.retryDelay && `${answer.retryAfter}s` !== expected.retryDelay) problems.push(`Retry-After ${answer.retryAfter}, expected ${expected.retryDelay}`);
   return problems;
 }
 
@@ -299,17 +379,20 @@ describe('every served operation against a failing v1', () => {
       if (fault.down) await proxy.stop();
       else proxy.fault = fault.handle;
       const hitsBefore = proxy.hits;
-      let answers: [DescMethod, Answer][];
+      let problems: string[];
       try {
-        answers = await Promise.all([...requests].map(async ([method, message]) => [method, await call(clientFor(method), method, message)] as [DescMethod, Answer]));
+        const judged = await Promise.all([...requests].flatMap(([method, message]) => [
+          call(clientFor(method), method, message).then((answer) => judge(method, answer, fault.expect).map((p) => `gRPC ${method.parent.name}/${method.name}: ${p}`)),
+          callRest(stack.url, restFor(BINDING.get(method)!, message)).then((answer) => judgeRest(method, answer, fault.expect).map((p) => `REST ${method.parent.name}/${method.name}: ${p}`)),
+        ]));
+        problems = judged.flat();
       } finally {
         proxy.fault = undefined;
         proxy.dropConnections();
         if (fault.down) await proxy.start();
       }
-      const problems = answers.flatMap(([method, answer]) => judge(method, answer, fault.expect).map((p) => `${method.parent.name}/${method.name}: ${p}`));
       expect(problems).toEqual([]);
-      if (!fault.down) expect(proxy.hits - hitsBefore).toBeGreaterThanOrEqual(requests.size);
+      if (!fault.down) expect(proxy.hits - hitsBefore).toBeGreaterThanOrEqual(2 * requests.size);
       // Far more than the cap was on offer; the gateway stopped reading once past it.
       for (const sent of proxy.written) expect(sent).toBeLessThan(HUGE / 2);
       expect(unhandled().slice(logsBefore)).toEqual([]);
