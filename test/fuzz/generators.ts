@@ -4,13 +4,14 @@
  * mutations. Pure functions of a Rand and the world: no I/O, so a request is
  * reproduced exactly from the run's seed and its index.
  *
- * Four channels:
+ * Five channels:
  * - `rest`: any HTTP method on a route's template (both versions), with a
  *   query string and a body, sent over HTTP/1.1 with the path byte for byte;
  * - `grpc`: a typed message (built with `fromJson`, fields mutated within the
  *   schema's types) through the Connect client's gRPC transport;
  * - `grpc-raw`: bytes in (or out of) gRPC framing over HTTP/2: garbage,
  *   bit-flipped messages, lying lengths, compression flags, odd content types;
+ * - `grpc-web`: the same bytes as gRPC-Web over HTTP/1.1;
  * - `connect`: the Connect protocol's JSON over HTTP/1.1, with mutated JSON.
  */
 import { fromJson, toBinary, ScalarType, type DescField, type DescMessage, type DescMethod, type JsonValue } from '@bufbuild/protobuf';
@@ -383,6 +384,14 @@ export interface GrpcRawRequest {
   body: Buffer;
 }
 
+/** The same framing as `grpc-raw`, as gRPC-Web over HTTP/1.1: the status comes back in a trailer frame. */
+export interface GrpcWebRequest {
+  channel: 'grpc-web';
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
 export interface ConnectRequest {
   channel: 'connect';
   path: string;
@@ -390,7 +399,7 @@ export interface ConnectRequest {
   body: string | Buffer;
 }
 
-export type FuzzRequest = RestRequest | GrpcRequest | GrpcRawRequest | ConnectRequest;
+export type FuzzRequest = RestRequest | GrpcRequest | GrpcRawRequest | GrpcWebRequest | ConnectRequest;
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'get', 'QUERY', 'PROPFIND', 'FOO', 'M-SEARCH', 'TRACE'];
 const CONTENT_TYPES = [
@@ -729,12 +738,21 @@ export function connectRequest(r: Rand, world: World): ConnectRequest {
   return { channel: 'connect', path: `/${rpc.parent.typeName}/${rpc.name}`, headers, body };
 }
 
+/** A raw gRPC request sent as gRPC-Web: the content type says so; te and grpc-timeout are HTTP/2 gRPC's own. */
+export function grpcWebRequest(r: Rand, world: World): GrpcWebRequest {
+  const raw = grpcRawRequest(r, world);
+  const { te: _te, ...headers } = raw.headers;
+  headers['content-type'] = raw.headers['content-type']!.replace('application/grpc', 'application/grpc-web');
+  return { channel: 'grpc-web', path: raw.path, headers, body: raw.body };
+}
+
 /** Request #index of the run. */
 export function generate(r: Rand, world: World): FuzzRequest {
   return r.weighted<FuzzRequest>([
     [55, () => restRequest(r, world)],
     [25, () => grpcRequest(r, world)],
     [8, () => grpcRawRequest(r, world)],
+    [4, () => grpcWebRequest(r, world)],
     [12, () => connectRequest(r, world)],
   ]);
 }

@@ -22,7 +22,7 @@ import { ConnectError, createClient, type Client, type Transport } from '@connec
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { contract } from '../../src/contract/registry.ts';
 import { httpStatusFor, isCode } from '../../src/rpc-status.ts';
-import { LEAKS, routeFor, rpcByPath, RPCS, type ConnectRequest, type FuzzRequest, type GrpcRawRequest, type GrpcRequest, type RestRequest } from './generators.ts';
+import { LEAKS, routeFor, rpcByPath, RPCS, type ConnectRequest, type FuzzRequest, type GrpcRawRequest, type GrpcRequest, type GrpcWebRequest, type RestRequest } from './generators.ts';
 
 const STATUS = contract.getMessage('google.rpc.Status')!;
 const ERROR_INFO = contract.getMessage('google.rpc.ErrorInfo')!;
@@ -270,7 +270,7 @@ function checkGrpcStatus(code: number, message: string, detailsBin: string | nul
 
 // ---- raw gRPC over HTTP/2 -----------------------------------------------------------------
 
-const GRPC_TYPES = new Set(['application/grpc', 'application/grpc+proto', 'application/grpc+json']);
+const GRPC_TYPES = new Set(['application/grpc', 'application/grpc+proto', 'application/grpc+json', 'application/grpc-web', 'application/grpc-web+proto', 'application/grpc-web+json']);
 
 export class Http2Channel {
   readonly #url: string;
@@ -324,7 +324,7 @@ export class Http2Channel {
   }
 }
 
-function judgeGrpcRaw(request: GrpcRawRequest, headers: http2.IncomingHttpHeaders, trailers: http2.IncomingHttpHeaders, body: Buffer): Outcome {
+function judgeGrpcRaw(request: GrpcRawRequest | GrpcWebRequest, headers: http2.IncomingHttpHeaders, trailers: http2.IncomingHttpHeaders, body: Buffer): Outcome {
   const status = Number(headers[':status'] ?? 0);
   const contentType = String(headers['content-type'] ?? '');
   const rawStatus = trailers['grpc-status'] ?? headers['grpc-status'];
@@ -351,6 +351,39 @@ function judgeGrpcRaw(request: GrpcRawRequest, headers: http2.IncomingHttpHeader
     } else problems.push(...strictBinary(rpc.output, body.subarray(5), 'the response'));
   }
   return { summary: `grpc ${code}`, problems, requestId };
+}
+
+// ---- gRPC-Web over HTTP/1.1 -------------------------------------------------------------------------
+
+/** A gRPC-Web answer: its message frames, and the trailer frame's `name: value` lines (absent for trailers-only). */
+function splitGrpcWeb(body: Buffer): { messages: Buffer; trailers: Record<string, string>; problem?: string } {
+  let at = 0;
+  while (at + 5 <= body.length) {
+    const flags = body[at]!;
+    const length = body.readUInt32BE(at + 1);
+    if (at + 5 + length > body.length) return { messages: body, trailers: {}, problem: `a gRPC-Web frame promises ${length} bytes past the end of the body` };
+    if (flags & 0x80) {
+      if (at + 5 + length !== body.length) return { messages: body, trailers: {}, problem: 'bytes after the gRPC-Web trailer frame' };
+      const lines = body.subarray(at + 5).toString('latin1').split('\r\n').filter(Boolean);
+      const trailers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      return { messages: body.subarray(0, at), trailers };
+    }
+    at += 5 + length;
+  }
+  return at === body.length ? { messages: body, trailers: {} } : { messages: body, trailers: {}, problem: `${body.length - at} bytes that are no gRPC-Web frame` };
+}
+
+export async function sendGrpcWeb(url: URL, request: GrpcWebRequest): Promise<Outcome> {
+  let answer: HttpAnswer;
+  try {
+    answer = await httpRequest(url, 'POST', request.path, request.headers, request.body);
+  } catch (error) {
+    return { summary: 'no answer', problems: [`no HTTP answer: ${(error as Error).message}`] };
+  }
+  const { messages, trailers, problem } = splitGrpcWeb(answer.bytes!);
+  const outcome = judgeGrpcRaw(request, { ...answer.headers, ':status': String(answer.status) } as http2.IncomingHttpHeaders, trailers, messages);
+  if (problem && String(answer.headers['content-type'] ?? '').startsWith('application/grpc-web')) outcome.problems.push(problem);
+  return outcome;
 }
 
 // ---- the Connect protocol (JSON over HTTP/1.1) -----------------------------------------------
@@ -410,6 +443,7 @@ function dispatch(channels: Channels, request: FuzzRequest): Promise<Outcome> {
     case 'rest': return sendRest(channels.url, request);
     case 'grpc': return channels.grpc.send(request);
     case 'grpc-raw': return channels.http2.send(request);
+    case 'grpc-web': return sendGrpcWeb(channels.url, request);
     case 'connect': return sendConnect(channels.url, request);
   }
 }
@@ -426,7 +460,7 @@ const GRPC_TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, 
 
 /** The deadline a raw request's `grpc-timeout` sets, when it is one the spec allows (1 to 8 digits and a unit). */
 function grpcTimeoutMs(request: FuzzRequest): number | undefined {
-  if (request.channel !== 'grpc-raw') return undefined;
+  if (request.channel !== 'grpc-raw' && request.channel !== 'grpc-web') return undefined;
   const match = /^(\d{1,8})([HMSmun])$/.exec(request.headers['grpc-timeout'] ?? '');
   return match ? Number(match[1]) * GRPC_TIMEOUT_UNIT_MS[match[2]!]! : undefined;
 }
@@ -443,7 +477,7 @@ export async function send(channels: Channels, request: FuzzRequest): Promise<Ou
   const elapsed = Math.round(performance.now() - started);
   const code = codeIn(outcome.summary);
   const deadline = grpcTimeoutMs(request);
-  if (code === 1) outcome.problems.push(`CANCELLED after ${elapsed} ms, although the caller did not cancel${deadline === undefined ? '' : ` (grpc-timeout ${request.channel === 'grpc-raw' ? request.headers['grpc-timeout'] : ''} is ${deadline} ms)`}`);
+  if (code === 1) outcome.problems.push(`CANCELLED after ${elapsed} ms, although the caller did not cancel${deadline === undefined ? '' : ` (grpc-timeout ${request.channel === 'grpc-raw' || request.channel === 'grpc-web' ? request.headers['grpc-timeout'] : ''} is ${deadline} ms)`}`);
   if (code === 4 && elapsed < 5_000 && (deadline === undefined || deadline >= 10_000)) {
     outcome.problems.push(`DEADLINE_EXCEEDED after ${elapsed} ms, with no deadline that short${deadline === undefined ? '' : ` (grpc-timeout is ${deadline} ms)`}`);
   }
@@ -473,6 +507,8 @@ export function describe(request: FuzzRequest): string {
       return [`REST ${request.method} ${esc(shown(request.target))}`, `headers ${shown(JSON.stringify(request.headers))}`, request.body === undefined ? 'no body' : `body ${esc(showBody(request.body)!)}`].join('\n  ');
     case 'grpc':
       return [`gRPC ${request.rpc}`, `authorization ${JSON.stringify(request.authorization)}`, `message (protojson, built with fromJson) ${shown(JSON.stringify(request.message))}`].join('\n  ');
+    case 'grpc-web':
+      return [`gRPC-Web (HTTP/1.1) POST ${request.path}`, `headers ${JSON.stringify(request.headers)}`, `body hex:${clip(request.body.toString('hex'), SHOW)} (${request.body.length} bytes)`].join('\n  ');
     case 'grpc-raw':
       return [`HTTP/2 POST ${request.path}`, `headers ${JSON.stringify(request.headers)}`, `body hex:${clip(request.body.toString('hex'), SHOW)} (${request.body.length} bytes)`].join('\n  ');
     case 'connect':
