@@ -392,7 +392,9 @@ describe('every served operation against a failing v1', () => {
         if (fault.down) await proxy.start();
       }
       expect(problems).toEqual([]);
-      if (!fault.down) expect(proxy.hits - hitsBefore).toBeGreaterThanOrEqual(2 * requests.size);
+      // The faults were met, not skipped. Not every call need get there: against a silent v1 the gateway's 64 v1
+      // connections are all held, and the calls queued behind them reach their deadline first.
+      if (!fault.down) expect(proxy.hits - hitsBefore).toBeGreaterThanOrEqual(requests.size);
       // Far more than the cap was on offer; the gateway stopped reading once past it.
       for (const sent of proxy.written) expect(sent).toBeLessThan(HUGE / 2);
       expect(unhandled().slice(logsBefore)).toEqual([]);
