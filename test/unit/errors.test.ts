@@ -2,12 +2,15 @@ import { describe, it, expect } from 'vitest';
 import {
   ApiError,
   badRequestDetail,
+  boundedText,
   deadlineExceeded,
   domainForPath,
   failedPrecondition,
   internal,
   invalidArgument,
   invalidField,
+  MAX_DETAIL_TEXT_BYTES,
+  MAX_MESSAGE_BYTES,
   notFound,
   resourceExhausted,
   toAipBody,
@@ -194,5 +197,41 @@ describe('domainForPath', () => {
   it('matches whole segments only', () => {
     expect(domainForPath('/registryx/v2beta1/repos')).toBe('iam.chainguard.dev');
     expect(domainForPath('/foo/registry/v2beta1/repos')).toBe('iam.chainguard.dev');
+  });
+});
+
+describe('bounded error text', () => {
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+  it('leaves short, well-formed text alone', () => {
+    expect(boundedText('Invalid argument: name: too short', 1024)).toBe('Invalid argument: name: too short');
+    expect(boundedText('é'.repeat(512), 1024)).toBe('é'.repeat(512));
+  });
+
+  it('cuts between code points, within the byte budget, and says so with …', () => {
+    for (const unit of ['x', 'é', '日', '\u{1F600}']) {
+      const cut = boundedText(unit.repeat(2_000), 1024);
+      expect(bytes(cut)).toBeLessThanOrEqual(1024);
+      expect(bytes(cut)).toBeGreaterThan(1024 - 7);
+      expect(cut.endsWith('…')).toBe(true);
+      expect(cut.isWellFormed()).toBe(true);
+      expect(cut.slice(0, -1)).toBe(unit.repeat([...cut.slice(0, -1)].length));
+    }
+  });
+
+  it('replaces a lone surrogate (a parser\'s cut through an emoji) with U+FFFD', () => {
+    expect(boundedText('token \uD83D, "x"', 1024)).toBe('token \uFFFD, "x"');
+    expect(boundedText('\uDE00', 1024)).toBe('\uFFFD');
+  });
+
+  it('bounds what toAipBody renders: the message and every detail string, not the detail types', () => {
+    const long = 'q'.repeat(20_000);
+    const body = toAipBody(invalidField(long, long), 'iam.chainguard.dev', 'r'.repeat(300));
+    expect(bytes(body.message)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+    const violation = (body.details[1] as { fieldViolations: { field: string; description: string }[] }).fieldViolations[0]!;
+    expect(bytes(violation.field)).toBeLessThanOrEqual(MAX_DETAIL_TEXT_BYTES);
+    expect(bytes(violation.description)).toBeLessThanOrEqual(MAX_DETAIL_TEXT_BYTES);
+    expect(body.details.map((d) => d['@type'])).toEqual([ERROR_INFO, 'type.googleapis.com/google.rpc.BadRequest']);
+    expect((body.details[0]!.metadata as { requestId: string }).requestId).toBe(`${'r'.repeat(253)}…`);
   });
 });
