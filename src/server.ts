@@ -20,7 +20,7 @@ import { createListener } from './transport/listener.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { HydrationCache } from './engine/hydration-cache.ts';
 import { V1Backend } from './engine/v1-backend.ts';
-import { answerClientError, installErrorHandling, sendError } from './transport/rest/errors.ts';
+import { answerClientError, installErrorHandling, refuseUnroutedMethods, sendError } from './transport/rest/errors.ts';
 import { cachedCheck, registerHealth } from './transport/rest/health.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
@@ -90,10 +90,12 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     reflectionRoutes(router, { registry: contract, services: rpcServices });
   };
 
+  // The methods Fastify routes, known once it exists (the listener is made inside its constructor).
+  let routedMethods: readonly string[] = [];
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      grpcAdapter({ routes: rpcRoutes, fallback: restHandler, readMaxBytes: config.bodyLimit, log }),
+      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
@@ -106,6 +108,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
   });
+
+  routedMethods = app.supportedMethods;
 
   // grpc-gateway reads any body as JSON whatever its Content-Type; so does the gateway.
   app.removeAllContentTypeParsers();

@@ -366,6 +366,8 @@ export interface RestRequest {
   target: string;
   headers: Record<string, string>;
   body?: string | Buffer;
+  /** Sent over cleartext HTTP/2 (h2c) rather than HTTP/1.1. */
+  http2?: boolean;
 }
 
 export interface GrpcRequest {
@@ -585,7 +587,9 @@ export function restRequest(r: Rand, world: World): RestRequest {
     const ct = r.chance(0.78) ? 'application/json' : r.pick(CONTENT_TYPES);
     if (ct !== '' || r.chance(0.5)) headers['content-type'] = ct;
   }
-  return { channel: 'rest', method, target: `${path}${queryString(queryPairs(route, r, world), r)}`, headers, body };
+  const target = `${path}${queryString(queryPairs(route, r, world), r)}`;
+  // Some over h2c, as gRPC clients' HTTP/2 connections also carry REST.
+  return { channel: 'rest', method, target, headers, body, ...(r.chance(0.15) ? { http2: true } : {}) };
 }
 
 // ---- gRPC messages -------------------------------------------------------------------

@@ -292,6 +292,40 @@ export class Http2Channel {
     this.#session?.close();
   }
 
+  /** A REST request over this HTTP/2 connection, judged as REST. */
+  rest(request: RestRequest): Promise<Outcome> {
+    return new Promise((resolve) => {
+      let stream: http2.ClientHttp2Stream;
+      try {
+        // Node closes a GET's or HEAD's side at once unless told a body follows.
+        stream = this.#connect().request({ ':method': request.method, ':path': request.target, ...request.headers }, { endStream: request.body === undefined });
+      } catch {
+        // Node refuses to send what HTTP/2 cannot carry (a method or path it rejects): nothing reached the gateway.
+        resolve({ summary: 'not sent', problems: [] });
+        return;
+      }
+      let headers: http2.IncomingHttpHeaders = {};
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => stream.close(http2.constants.NGHTTP2_CANCEL), TIMEOUT_MS);
+      stream.on('response', (h) => { headers = h; });
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let settled = false;
+      const done = (failure?: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (failure) return resolve({ summary: 'reset', problems: [failure] });
+        const status = Number(headers[':status'] ?? 0);
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ summary: `HTTP/2 ${status}${codeOf(text)}`, problems: restProblems(request.method, request.target, { status, headers: headers as http.IncomingHttpHeaders, text }), requestId: String(headers['x-request-id'] ?? '') });
+      };
+      stream.on('end', () => done());
+      stream.on('error', (error) => done(`the stream failed: ${error.message}`));
+      stream.on('close', () => (stream.rstCode && !headers[':status'] ? done(`the stream was reset (code ${stream.rstCode}) without an answer`) : done()));
+      if (request.body !== undefined) stream.end(request.body);
+    });
+  }
+
   send(request: GrpcRawRequest): Promise<Outcome> {
     return new Promise((resolve) => {
       let stream: http2.ClientHttp2Stream;
@@ -440,7 +474,7 @@ export interface Channels {
 
 function dispatch(channels: Channels, request: FuzzRequest): Promise<Outcome> {
   switch (request.channel) {
-    case 'rest': return sendRest(channels.url, request);
+    case 'rest': return request.http2 ? channels.http2.rest(request) : sendRest(channels.url, request);
     case 'grpc': return channels.grpc.send(request);
     case 'grpc-raw': return channels.http2.send(request);
     case 'grpc-web': return sendGrpcWeb(channels.url, request);
@@ -504,7 +538,7 @@ export function describe(request: FuzzRequest): string {
   const esc = (s: string) => JSON.stringify(s);
   switch (request.channel) {
     case 'rest':
-      return [`REST ${request.method} ${esc(shown(request.target))}`, `headers ${shown(JSON.stringify(request.headers))}`, request.body === undefined ? 'no body' : `body ${esc(showBody(request.body)!)}`].join('\n  ');
+      return [`REST${request.http2 ? ' (h2c)' : ''} ${request.method} ${esc(shown(request.target))}`, `headers ${shown(JSON.stringify(request.headers))}`, request.body === undefined ? 'no body' : `body ${esc(showBody(request.body)!)}`].join('\n  ');
     case 'grpc':
       return [`gRPC ${request.rpc}`, `authorization ${JSON.stringify(request.authorization)}`, `message (protojson, built with fromJson) ${shown(JSON.stringify(request.message))}`].join('\n  ');
     case 'grpc-web':

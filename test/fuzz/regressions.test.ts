@@ -20,6 +20,8 @@
  *   stream was reset): messages and details are now bounded.
  * - A REST parse error cut an emoji in half (a lone surrogate in the body).
  * - A HEAD the HTTP parser refused got a body.
+ * - Over h2c, a method no route has (HTTP/2 carries any token) answered 500
+ *   and wrote Fastify's whole router into the log.
  * - A gRPC call to an unknown method got REST's 404.
  * - In translate mode, a filter too long for v1's URL (sent in a gRPC or
  *   Connect body, which has no URL limit) answered UNKNOWN when v1 refused
@@ -251,6 +253,28 @@ describeModes('fuzz findings on REST, pinned', (stack) => {
       expect(reply.text).not.toMatch(/\\ud[89a-f]/i);
       expect(reply.body.message.isWellFormed()).toBe(true);
       expect(reply.body.message).toContain('\uFFFD');
+    }
+  });
+
+  it('over h2c, a method no route has is UNIMPLEMENTED 501 in AIP-193 form, as HTTP/1\'s parser answers it', async () => {
+    const session = http2.connect(stack().url);
+    session.on('error', () => {});
+    try {
+      for (const method of ['FOO', 'get', 'M-SEARCH']) {
+        const logsBefore = stack().logs.length;
+        const stream = session.request({ ':method': method, ':path': '/iam/v2beta1/groups/x', authorization: TOKEN }, { endStream: true });
+        let head: http2.IncomingHttpHeaders = {};
+        const chunks: Buffer[] = [];
+        stream.on('response', (h) => (head = h));
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        await once(stream, 'close');
+        expect(head[':status']).toBe(501);
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        expect(body).toMatchObject({ code: 12, message: `Unimplemented: the HTTP method ${method} is not served`, details: [{ reason: 'UNIMPLEMENTED', metadata: { requestId: head['x-request-id'] } }] });
+        expect(stack().logs.slice(logsBefore).filter((line) => /"level":(40|50|60)/.test(line))).toEqual([]);
+      }
+    } finally {
+      session.close();
     }
   });
 

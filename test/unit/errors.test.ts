@@ -228,7 +228,7 @@ describe('bounded error text', () => {
     const long = 'q'.repeat(20_000);
     const body = toAipBody(invalidField(long, long), 'iam.chainguard.dev', 'r'.repeat(300));
     expect(bytes(body.message)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
-    const violation = (body.details[1] as { fieldViolations: { field: string; description: string }[] }).fieldViolations[0]!;
+    const violation = (body.details[1] as unknown as { fieldViolations: { field: string; description: string }[] }).fieldViolations[0]!;
     expect(bytes(violation.field)).toBeLessThanOrEqual(MAX_DETAIL_TEXT_BYTES);
     expect(bytes(violation.description)).toBeLessThanOrEqual(MAX_DETAIL_TEXT_BYTES);
     expect(body.details.map((d) => d['@type'])).toEqual([ERROR_INFO, 'type.googleapis.com/google.rpc.BadRequest']);

@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, deadlineExceeded, domainForPath, internal, invalidField, notFound, retryDelayOf, toAipBody } from '../../aip/errors.ts';
 import { Code } from '../../rpc-status.ts';
+import type { Handler } from '../listener.ts';
 
 function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
@@ -78,13 +79,33 @@ function clientApiError(error: ClientError, socket: Socket, limits: ClientErrorL
     case 'HPE_HEADER_OVERFLOW':
       return invalidField('headers', `the request's headers exceed ${http.maxHeaderSize} bytes`);
     case 'HPE_INVALID_METHOD':
-    case 'HPE_UNKNOWN_METHOD': {
-      const method = requestLine(error.rawPacket)?.method;
-      return new ApiError(Code.UNIMPLEMENTED, method ? `the HTTP method ${method} is not served` : 'the HTTP method is not served');
-    }
+    case 'HPE_UNKNOWN_METHOD':
+      return methodNotServed(requestLine(error.rawPacket)?.method);
     default:
       return invalidField('request', `the request is not valid HTTP/1.1 (${error.reason ?? code})`);
   }
+}
+
+function methodNotServed(method: string | undefined): ApiError {
+  return new ApiError(Code.UNIMPLEMENTED, method ? `the HTTP method ${method} is not served` : 'the HTTP method is not served');
+}
+
+/**
+ * A request whose method no route has: HTTP/2 carries any method token, where HTTP/1's parser refuses
+ * unknown ones (above). Answered 501 as the parser's refusals are, before Fastify, whose fallback for
+ * such a method answers 500 and writes its whole router into the log.
+ */
+export function refuseUnroutedMethods(handler: Handler, supported: () => readonly string[], log: FastifyBaseLogger): Handler {
+  return (req, res) => {
+    const method = req.method ?? '';
+    if (supported().includes(method)) return handler(req, res);
+    const requestId = String(req.headers['x-request-id'] ?? '') || randomUUID();
+    const body = JSON.stringify(toAipBody(methodNotServed(method), domainForPath(String(req.url ?? '/')), requestId));
+    log.info({ reqId: requestId, method: method.slice(0, 64), remoteAddress: req.socket?.remoteAddress }, 'request refused before routing');
+    (res as http.ServerResponse).writeHead(501, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+    res.end(body);
+    req.resume();
+  };
 }
 
 /** Sockets already answered: after an error the parser may report the next bytes too. */
