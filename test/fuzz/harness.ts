@@ -170,10 +170,11 @@ function restProblems(method: string, target: string, answer: HttpAnswer): strin
   return problems;
 }
 
+/** An error body's numeric code for the summary; a success may have a `code` field of its own (a group invite's). */
 function codeOf(text: string): string {
   try {
     const code = JSON.parse(text)?.code;
-    return code === undefined ? '' : ` code ${code}`;
+    return typeof code === 'number' ? ` code ${code}` : '';
   } catch {
     return '';
   }
@@ -484,7 +485,7 @@ function dispatch(channels: Channels, request: FuzzRequest): Promise<Outcome> {
 
 /** The code an outcome's summary names (`grpc 4`, `HTTP 504 code 4`, `connect deadline_exceeded`). */
 function codeIn(summary: string): number | undefined {
-  const numeric = /^grpc (\d+)|code (\d+)/.exec(summary);
+  const numeric = /^grpc (\d+)$|code (\d+)$/.exec(summary);
   if (numeric) return Number(numeric[1] ?? numeric[2]);
   const named = /^connect (\w+)/.exec(summary)?.[1];
   return named === 'canceled' ? 1 : named === 'deadline_exceeded' ? 4 : undefined;
