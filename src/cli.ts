@@ -4,14 +4,22 @@
  * without `--v1-url` it starts the v1 emulator in-process with a demo
  * organisation, so the gateway can be tried with nothing else running.
  */
-import { ConfigError, describeStore, loadConfig, storeLocation, usage, type Config } from './config.ts';
+import { readFileSync } from 'node:fs';
+import { ConfigError, loadConfig, usage, type Config } from './config.ts';
 import { buildGateway } from './server.ts';
+import { startupSummary } from './startup.ts';
 import { startEmulator, type RunningEmulator } from './emulator/v1/index.ts';
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 function configOrExit(): Config {
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(usage());
+    process.exit(0);
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(`v2gw ${VERSION}\n`);
     process.exit(0);
   }
   try {
@@ -33,21 +41,11 @@ async function main(): Promise<void> {
   const v1Url = config.mode === 'translate' ? (config.v1Url ?? emulator!.url) : undefined;
   const app = await buildGateway({ ...config, v1Url });
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info({
-    address,
-    mode: config.mode,
-    store: describeStore(storeLocation(config)),
-    ...(v1Url ? { v1Url, emulator: !!emulator } : {}),
-    pageTokenKey: config.pageTokenKey ? 'configured' : 'random per process',
-  }, 'v2gw listening');
-  if (emulator) {
-    // A deployment that forgot V2GW_V1_URL must not pass for a working one unnoticed.
-    app.log.warn('no --v1-url / V2GW_V1_URL: serving an in-process v1 emulator with DEMO data, not a real backend');
-  }
-  if (config.mode === 'native' && config.v1Url) app.log.warn('--v1-url / V2GW_V1_URL is ignored in native mode: there is no v1 backend');
-  if (!config.dataDir && !config.store) {
-    app.log.warn('no --data-dir or --store: the store is in memory, so everything it keeps is lost when the process ends');
-  }
+  const summary = startupSummary(config, { address, version: VERSION, v1Url, emulator: !!emulator });
+  app.log.info(summary.fields, 'v2gw listening');
+  for (const warning of summary.warnings) app.log.warn(warning);
+  // Probe the backend once now, so a v1 that cannot be reached is logged with its cause at start, not at the first request.
+  await app.inject({ method: 'GET', url: '/readyz' });
 
   if (emulator?.demo) {
     const org = emulator.demo.orgId;

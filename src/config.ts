@@ -9,24 +9,33 @@ import { z } from 'zod';
 
 const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 
+/**
+ * A whole number written in decimal digits only. `Number()` (and so
+ * `z.coerce.number()`) reads `0x50` as 80, `1e3` as 1000 and ` 8080 ` as
+ * 8080: a typo in a deployment must be an error, not another port.
+ */
+const wholeNumber = z.union([z.number(), z.string().regex(/^\d{1,15}$/, 'must be a whole number in decimal digits')])
+  .transform(Number)
+  .pipe(z.number().int());
+
 export const OPTIONS = {
   mode: { flag: 'mode', env: 'V2GW_MODE', schema: z.enum(['translate', 'native'], { error: 'must be translate or native' }).default('translate'), help: 'translate: serve v2 over a v1 backend. native: serve v2 from the gateway\'s own store alone, with no v1 backend.' },
   dataDir: { flag: 'data-dir', env: 'V2GW_DATA_DIR', schema: z.string().min(1).optional(), help: 'Directory of the embedded store (SQLite), created if absent; survives restarts. Unset (and no --store): an in-memory store, lost on restart.' },
   store: { flag: 'store', env: 'V2GW_STORE', schema: z.string().regex(/^postgres(ql)?:\/\/./, 'must be a postgres:// URL').optional(), help: 'PostgreSQL URL of a store shared by replicas, instead of the embedded one.' },
   v1Url: { flag: 'v1-url', env: 'V2GW_V1_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(), help: 'Base URL of the v1 backend (translate mode; native mode has none). Unset: an in-process v1 emulator with a demo organisation.' },
-  port: { flag: 'port', env: 'V2GW_PORT', schema: z.coerce.number().int().min(0).max(65535).default(8080), help: 'Port to listen on (0 picks a free one).' },
+  port: { flag: 'port', env: 'V2GW_PORT', schema: wholeNumber.pipe(z.number().min(0).max(65535, 'must be a port number, 0 to 65535')).default(8080), help: 'Port to listen on (0 picks a free one).' },
   host: { flag: 'host', env: 'V2GW_HOST', schema: z.string().min(1).default('127.0.0.1'), help: 'Address to bind. The default serves loopback only, as a sidecar should; use 0.0.0.0 in a container.' },
-  v1TimeoutMs: { flag: 'v1-timeout-ms', env: 'V2GW_V1_TIMEOUT_MS', schema: z.coerce.number().int().positive().default(10_000), help: 'Deadline for each v1 call; past it the request fails with DEADLINE_EXCEEDED.' },
-  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'V2GW_REQUEST_TIMEOUT_MS', schema: z.coerce.number().int().positive().default(30_000), help: 'Deadline for a whole v2 request, however many v1 calls it makes; a shorter grpc-timeout from a gRPC caller wins. Past it: DEADLINE_EXCEEDED.' },
+  v1TimeoutMs: { flag: 'v1-timeout-ms', env: 'V2GW_V1_TIMEOUT_MS', schema: wholeNumber.pipe(z.number().positive()).default(10_000), help: 'Deadline for each v1 call; past it the request fails with DEADLINE_EXCEEDED.' },
+  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'V2GW_REQUEST_TIMEOUT_MS', schema: wholeNumber.pipe(z.number().positive()).default(30_000), help: 'Deadline for a whole v2 request, however many v1 calls it makes; a shorter grpc-timeout from a gRPC caller wins. Past it: DEADLINE_EXCEEDED.' },
   pageTokenKey: { flag: 'page-token-key', env: 'V2GW_PAGE_TOKEN_KEY', schema: z.string().min(16, 'must be at least 16 characters').optional(), help: 'Secret that seals page tokens; share it between replicas. Unset: a random key per process, so tokens do not survive a restart.' },
   pageTokenKeyFile: { flag: 'page-token-key-file', env: 'V2GW_PAGE_TOKEN_KEY_FILE', schema: z.string().min(1).optional(), help: 'File holding the page-token secret (e.g. a mounted Kubernetes secret); used when --page-token-key is unset.' },
-  bodyLimit: { flag: 'body-limit', env: 'V2GW_BODY_LIMIT', schema: z.coerce.number().int().positive().default(1_048_576), help: 'Largest request body in bytes; larger bodies get INVALID_ARGUMENT.' },
-  v1MaxBodyBytes: { flag: 'v1-max-body-bytes', env: 'V2GW_V1_MAX_BODY_BYTES', schema: z.coerce.number().int().positive().default(33_554_432), help: 'Largest v1 answer a v2 request reads, in bytes, counted as it arrives; past it the v1 call is aborted and the request fails with INTERNAL. The v1 pass-through streams and has no such cap.' },
-  headersTimeoutMs: { flag: 'headers-timeout-ms', env: 'V2GW_HEADERS_TIMEOUT_MS', schema: z.coerce.number().int().positive().default(10_000), help: 'Most time an HTTP/1.1 client may take to send a request\'s headers (slow clients, slowloris); past it the connection gets DEADLINE_EXCEEDED and is closed. At most --request-receive-timeout-ms.' },
-  requestReceiveTimeoutMs: { flag: 'request-receive-timeout-ms', env: 'V2GW_REQUEST_RECEIVE_TIMEOUT_MS', schema: z.coerce.number().int().min(0).default(60_000), help: 'Most time an HTTP/1.1 client may take to send a whole request, body included (a v1 pass-through upload too); past it: DEADLINE_EXCEEDED and the connection is closed. 0: no limit.' },
-  maxFanOut: { flag: 'max-fan-out', env: 'V2GW_MAX_FAN_OUT', schema: z.coerce.number().int().positive().default(16), help: 'Most v1 calls one request may spend hydrating references; past it the request fails with RESOURCE_EXHAUSTED.' },
+  bodyLimit: { flag: 'body-limit', env: 'V2GW_BODY_LIMIT', schema: wholeNumber.pipe(z.number().positive()).default(1_048_576), help: 'Largest request body in bytes; larger bodies get INVALID_ARGUMENT.' },
+  v1MaxBodyBytes: { flag: 'v1-max-body-bytes', env: 'V2GW_V1_MAX_BODY_BYTES', schema: wholeNumber.pipe(z.number().positive()).default(33_554_432), help: 'Largest v1 answer a v2 request reads, in bytes, counted as it arrives; past it the v1 call is aborted and the request fails with INTERNAL. The v1 pass-through streams and has no such cap.' },
+  headersTimeoutMs: { flag: 'headers-timeout-ms', env: 'V2GW_HEADERS_TIMEOUT_MS', schema: wholeNumber.pipe(z.number().positive()).default(10_000), help: 'Most time an HTTP/1.1 client may take to send a request\'s headers (slow clients, slowloris); past it the connection gets DEADLINE_EXCEEDED and is closed. At most --request-receive-timeout-ms.' },
+  requestReceiveTimeoutMs: { flag: 'request-receive-timeout-ms', env: 'V2GW_REQUEST_RECEIVE_TIMEOUT_MS', schema: wholeNumber.pipe(z.number().min(0)).default(60_000), help: 'Most time an HTTP/1.1 client may take to send a whole request, body included (a v1 pass-through upload too); past it: DEADLINE_EXCEEDED and the connection is closed. 0: no limit.' },
+  maxFanOut: { flag: 'max-fan-out', env: 'V2GW_MAX_FAN_OUT', schema: wholeNumber.pipe(z.number().positive()).default(16), help: 'Most v1 calls one request may spend hydrating references; past it the request fails with RESOURCE_EXHAUSTED.' },
   logLevel: { flag: 'log-level', env: 'V2GW_LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), help: 'pino log level.' },
-  hydrationCacheMs: { flag: 'hydration-cache-ms', env: 'V2GW_HYDRATION_CACHE_MS', schema: z.coerce.number().int().min(0).max(60_000).default(2000), help: 'How long v1 rows fetched to hydrate references (a role binding\'s identity) are reused across requests; writes through the gateway drop them at once. 0 turns the cache off.' },
+  hydrationCacheMs: { flag: 'hydration-cache-ms', env: 'V2GW_HYDRATION_CACHE_MS', schema: wholeNumber.pipe(z.number().min(0).max(60_000)).default(2000), help: 'How long v1 rows fetched to hydrate references (a role binding\'s identity) are reused across requests; writes through the gateway drop them at once. 0 turns the cache off.' },
   tlsCert: { flag: 'tls-cert', env: 'V2GW_TLS_CERT', schema: z.string().min(1).optional(), help: 'PEM certificate (chain) to serve TLS with, HTTP/2 and HTTP/1.1 chosen by ALPN; needs --tls-key. Unset: cleartext, gRPC as h2c.' },
   tlsKey: { flag: 'tls-key', env: 'V2GW_TLS_KEY', schema: z.string().min(1).optional(), help: 'PEM private key of --tls-cert.' },
   debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', switch: true, schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
@@ -110,5 +119,5 @@ export function describeStore(location: string): string {
 
 export function usage(): string {
   const lines = Object.values(OPTIONS).map((o) => `  --${o.flag.padEnd(22)} ${o.env.padEnd(26)} ${o.help}`);
-  return `Usage: npm start -- [options]\n\n  flag                     environment                description\n${lines.join('\n')}\n`;
+  return `Usage: npm start -- [options]\n\n  flag                     environment                description\n${lines.join('\n')}\n  --help                   print this and exit\n  --version                print the version and exit\n`;
 }

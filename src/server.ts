@@ -52,7 +52,8 @@ export type GatewayConfig = Config & { v1Url?: string | undefined };
 /** What serves the v2 routes, and how to tell it is ready. */
 interface Serving {
   backend: BackendPort;
-  ready: () => Promise<boolean>;
+  /** Why the backend cannot serve now, or undefined when it can. */
+  unreadyBecause: () => Promise<string | undefined>;
   close: () => Promise<void>;
 }
 
@@ -79,7 +80,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const services = apiServices();
   const bindings = bindContract(services, registry.all());
   const unserved = unservedMethods(services, bindings);
-  const ready = cachedCheck(serving.ready, 1000);
+  const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
   // gRPC, gRPC-Web and Connect calls are answered by ConnectRPC; everything else falls through to Fastify (REST, health, pass-through).
@@ -133,7 +134,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   });
 
   installErrorHandling(app);
-  registerHealth(app, ready, config.mode === 'native' ? 'the store' : 'the v1 backend');
+  registerHealth(app, ready, backendName(config));
   await app.register(v2Routes, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {
@@ -147,11 +148,33 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
   if (config.mode === 'native') {
     const native = new NativeBackend({ store, registry });
     await native.seed();
-    return { backend: native, ready: () => native.reachable(), close: async () => {} };
+    return { backend: native, unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
   const v1 = new V1Client({ baseUrl: config.v1Url, timeoutMs: config.v1TimeoutMs, maxBodyBytes: config.v1MaxBodyBytes });
   const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs });
   const backend = new V1Backend({ v1, registry, maxFanOut: config.maxFanOut, cache, times: store.timestamps });
-  return { backend, ready: () => v1.reachable(), close: () => v1.close() };
+  return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
+}
+
+function backendName(config: GatewayConfig): string {
+  return config.mode === 'native' ? 'the store' : 'the v1 backend';
+}
+
+/**
+ * Readiness that logs when it changes, with the cause: a probe answering 503 says only
+ * "not reachable"; the log says why (`ECONNREFUSED … 10.0.0.7:8081`), once, not per probe.
+ */
+function loggedReadiness(check: () => Promise<string | undefined>, log: FastifyBaseLogger, backend: string): () => Promise<boolean> {
+  let wasReady: boolean | undefined;
+  return async () => {
+    const cause = await check();
+    const ready = cause === undefined;
+    if (ready !== wasReady) {
+      if (ready) log.info(`${backend} is reachable`);
+      else log.warn({ cause }, `${backend} is not reachable`);
+      wasReady = ready;
+    }
+    return ready;
+  };
 }

@@ -111,12 +111,20 @@ export class V1Client {
 
   /** Readiness: v1 answers HTTP at all (any status, even 401, means it is up). */
   async reachable(timeoutMs = 2000): Promise<boolean> {
+    return (await this.unreachableBecause(timeoutMs)) === undefined;
+  }
+
+  /**
+   * Why v1 does not answer (`ECONNREFUSED: connect ECONNREFUSED 10.0.0.7:8081`), or undefined
+   * when it does: an SRE reading the log needs the cause and the address, not just "down".
+   */
+  async unreachableBecause(timeoutMs = 2000): Promise<string | undefined> {
     try {
       const response = await this.#pool.request({ method: 'GET', path: '/', signal: AbortSignal.timeout(timeoutMs) });
       await response.body.dump();
-      return true;
-    } catch {
-      return false;
+      return undefined;
+    } catch (error) {
+      return describeFailure(error, timeoutMs);
     }
   }
 
@@ -172,4 +180,13 @@ function withQuery(path: string, query: V1Call['query']): string {
 /** Escapes each segment of a UIDP but keeps its slashes: v1 routes capture them with `{id=**}`. */
 export function uidpPath(uidp: string): string {
   return uidp.split('/').map(encodeURIComponent).join('/');
+}
+
+/** A connection failure in one line: its code (or name) and message, and the cause it wraps. */
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; code?: string; message?: string; cause?: unknown };
+  if (e?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  const own = [e?.code ?? e?.name, e?.message].filter(Boolean).join(': ');
+  const cause = e?.cause && e.cause !== error ? describeFailure(e.cause, timeoutMs) : '';
+  return [own, cause].filter(Boolean).join(' <- ') || String(error);
 }

@@ -47,15 +47,54 @@ describe('npm start (src/cli.ts)', () => {
     const proc = run([], { V2GW_PORT: '0', V2GW_LOG_LEVEL: 'info', V2GW_HOST: '127.0.0.1' });
     try {
       await waitFor(() => proc.out().includes('v2gw listening'));
-      expect(proc.out()).toContain('"pageTokenKey":"[REDACTED]"');
+      expect(proc.out()).toContain('"pageTokens":"sealed with a random key per process');
     } finally {
       proc.child.kill('SIGTERM');
       await once(proc.child, 'exit');
     }
   });
 
-  it('refuses bad configuration with exit code 2 and names the setting', async () => {
-    const proc = run(['--port', 'eighty']);
+  it('names the page-token key by a fingerprint replicas can compare, never by itself, and says why v1 cannot be reached', async () => {
+    const key = 'replica-shared-secret-0123456789';
+    const run1 = run(['--port', '0', '--v1-url', 'http://127.0.0.1:9', '--page-token-key', key]);
+    const run2 = run(['--port', '0', '--v1-url', 'http://127.0.0.1:9'], { V2GW_PAGE_TOKEN_KEY: key });
+    try {
+      await waitFor(() => run1.out().includes('is not reachable') && run2.out().includes('is not reachable'));
+      const fingerprint = (out: string) => /sealed with the configured key ([0-9a-f]{8})/.exec(out)?.[1];
+      expect(fingerprint(run1.out())).toMatch(/^[0-9a-f]{8}$/);
+      expect(fingerprint(run2.out())).toBe(fingerprint(run1.out()));
+      for (const out of [run1.out(), run2.out()]) {
+        expect(out).not.toContain(key);
+        expect(out).toContain('"v1Url":"http://127.0.0.1:9"');
+        expect(out).toMatch(/"cause":"ECONNREFUSED[^"]*127\.0\.0\.1:9"/);
+      }
+    } finally {
+      run1.child.kill('SIGTERM');
+      run2.child.kill('SIGTERM');
+      await Promise.all([once(run1.child, 'exit'), once(run2.child, 'exit')]);
+    }
+  });
+
+  it('warns at start that native mode does not verify tokens', async () => {
+    const proc = run(['--port', '0', '--mode', 'native']);
+    try {
+      await waitFor(() => proc.out().includes('v2gw listening') && proc.out().includes('does not verify bearer tokens'));
+      expect(proc.out()).toContain('"mode":"native"');
+    } finally {
+      proc.child.kill('SIGTERM');
+      await once(proc.child, 'exit');
+    }
+  });
+
+  it('prints its version with --version and exits 0', async () => {
+    const proc = run(['--version']);
+    const [code] = await once(proc.child, 'exit');
+    expect(code).toBe(0);
+    expect(proc.out()).toMatch(/^v2gw \d+\.\d+\.\d+\n$/);
+  });
+
+  it.each([[['--port', 'eighty'], {}], [[], { V2GW_PORT: '0x50' }]] as const)('refuses bad configuration with exit code 2 and names the setting (%j %j)', async (args, env) => {
+    const proc = run([...args], env);
     const [code] = await once(proc.child, 'exit');
     expect(code).toBe(2);
     expect(proc.err()).toContain('--port / V2GW_PORT');
@@ -70,6 +109,24 @@ describe('npm start (src/cli.ts)', () => {
 });
 
 describe('npm run emulator (src/emulator/v1/cli.ts)', () => {
+  it('prints its usage with --help and exits 0', async () => {
+    const proc = run(['--help'], {}, EMULATOR_CLI);
+    const [code] = await once(proc.child, 'exit');
+    expect(code).toBe(0);
+    expect(proc.out()).toContain('Usage: npm run emulator');
+    expect(proc.out()).toContain('--omit-group-timestamps');
+  });
+
+  it.each([['--bogus'], ['--port', '0x50'], ['--port', '70000'], ['--seed', 'lots'], ['--latency-ms', '-5']])('refuses %j in one plain line with exit code 2, no stack trace', async (...args) => {
+    const proc = run(args, {}, EMULATOR_CLI);
+    const [code] = await once(proc.child, 'exit');
+    expect(code).toBe(2);
+    const first = proc.err().split('\n')[0]!;
+    expect(first).toMatch(/^v1 emulator: /);
+    expect(proc.err()).toContain('Usage: npm run emulator');
+    expect(proc.err()).not.toMatch(/\n\s+at /);
+  });
+
   it('serves v1 standalone, and a gateway started with --v1-url uses it', async () => {
     const emulator = run(['--port', '0', '--seed', 'demo'], {}, EMULATOR_CLI);
     let gateway: ReturnType<typeof run> | undefined;

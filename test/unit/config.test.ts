@@ -132,7 +132,7 @@ describe('loadConfig flags', () => {
 });
 
 describe('loadConfig validation', () => {
-  it.each(['70000', '-1', 'abc', '80.5', '65536'])('refuses port %j, naming the flag and the env var', (port) => {
+  it.each(['70000', '-1', 'abc', '80.5', '65536', '0x50', '1e3', '80abc', ' 8080', '+80', '0b101'])('refuses port %j, naming the flag and the env var', (port) => {
     const fromFlag = configError(() => loadConfig([`--port=${port}`], {}));
     expect(fromFlag.message).toContain('--port');
     expect(fromFlag.message).toContain('V2GW_PORT');
@@ -167,6 +167,15 @@ describe('loadConfig validation', () => {
     expect(configError(() => loadConfig(['--max-fan-out', '0'], {})).message).toContain('--max-fan-out');
     expect(configError(() => loadConfig([], { V2GW_BODY_LIMIT: '-5' })).message).toContain('V2GW_BODY_LIMIT');
     expect(configError(() => loadConfig([], { V2GW_V1_TIMEOUT_MS: '0' })).message).toContain('--v1-timeout-ms');
+  });
+
+  it.each(['0x10', '1e4', '16 ', '2.0'])('reads every number in decimal digits only: %j is refused for each numeric setting', (raw) => {
+    for (const option of Object.values(OPTIONS)) {
+      if (!/timeout|limit|bytes|fan-out|cache|port/.test(option.flag)) continue;
+      const e = configError(() => loadConfig([], { [option.env]: raw }));
+      expect(e.message).toContain(`--${option.flag}`);
+      expect(e.message).toContain('decimal digits');
+    }
   });
 
   it('refuses a bad V2GW_DEBUG_HEADERS value', () => {

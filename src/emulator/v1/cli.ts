@@ -4,23 +4,57 @@
 import { parseArgs } from 'node:util';
 import { startEmulator } from './index.ts';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '8081' },
-    host: { type: 'string', default: '127.0.0.1' },
-    seed: { type: 'string', default: 'demo' },
-    'latency-ms': { type: 'string', default: '0' },
-    'omit-group-timestamps': { type: 'boolean', default: false },
-    log: { type: 'boolean', default: false },
-  },
-  strict: true,
-});
+const USAGE = `Usage: npm run emulator -- [options]
 
-const port = Number(values.port);
-const latencyMs = Number(values['latency-ms']);
-if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: not a port number: ${values.port}`);
-if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new Error(`--latency-ms: not a duration: ${values['latency-ms']}`);
-if (values.seed !== 'demo' && values.seed !== 'none') throw new Error(`--seed: expected demo or none, got ${values.seed}`);
+A faithful v1 API server (groups, identities, roles, role bindings, identity providers,
+account associations, group invites, repos, tags, advisories), for trying and testing v2gw.
+
+  --port N                port to listen on (default 8081; 0 picks a free one)
+  --host ADDRESS          address to bind (default 127.0.0.1)
+  --seed demo|none        start with a demo organisation, or empty (default demo)
+  --latency-ms N          delay every answer by N milliseconds (default 0)
+  --omit-group-timestamps answer groups without createdAt/updatedAt, as the public v1 does
+  --log                   log every request
+  --help                  print this and exit
+`;
+
+/** A bad command line is said in one plain line and the usage, never a stack trace. */
+function refuse(problem: string): never {
+  process.stderr.write(`v1 emulator: ${problem}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function wholeNumber(flag: string, raw: string, max: number): number {
+  // Decimal digits only: Number() would read 0x50 as 80 and 1e3 as 1000.
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) > max) refuse(`--${flag}: expected a whole number from 0 to ${max}, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8081' },
+      host: { type: 'string', default: '127.0.0.1' },
+      seed: { type: 'string', default: 'demo' },
+      'latency-ms': { type: 'string', default: '0' },
+      'omit-group-timestamps': { type: 'boolean', default: false },
+      log: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  }));
+} catch (error) {
+  refuse((error as Error).message);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+const port = wholeNumber('port', values.port, 65535);
+const latencyMs = wholeNumber('latency-ms', values['latency-ms'], 600_000);
+if (values.seed !== 'demo' && values.seed !== 'none') refuse(`--seed: expected demo or none, got ${JSON.stringify(values.seed)}`);
 
 const emulator = await startEmulator({
   port,
@@ -29,7 +63,7 @@ const emulator = await startEmulator({
   latencyMs,
   omitGroupTimestamps: values['omit-group-timestamps'],
   logger: values.log,
-});
+}).catch((error: Error) => refuse(`cannot start: ${error.message}`));
 
 console.log(`v1 emulator listening on ${emulator.url}`);
 if (emulator.demo) {

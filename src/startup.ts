@@ -1,0 +1,63 @@
+/**
+ * What a starting gateway says about itself: one log line an SRE can check
+ * replicas against (mode, store, v1, which page-token key), and the warnings
+ * a deployment must not miss. Pure: the CLI logs what this returns.
+ */
+import { createHash } from 'node:crypto';
+import { describeStore, storeLocation, type Config } from './config.ts';
+
+/**
+ * A short, stable name for a secret: replicas that print the same fingerprint
+ * seal page tokens with the same key. Domain-separated SHA-256, 8 hex digits:
+ * enough to tell keys apart, too little to help guess one.
+ */
+export function keyFingerprint(key: string): string {
+  return createHash('sha256').update('v2gw page-token key fingerprint\0').update(key).digest('hex').slice(0, 8);
+}
+
+export interface StartupFacts {
+  address: string;
+  version: string;
+  /** The v1 backend in use (translate mode), and whether it is the in-process demo emulator. */
+  v1Url?: string;
+  emulator?: boolean;
+}
+
+export interface StartupSummary {
+  fields: Record<string, unknown>;
+  warnings: string[];
+}
+
+export function startupSummary(config: Config, facts: StartupFacts): StartupSummary {
+  const fields: Record<string, unknown> = {
+    version: facts.version,
+    address: facts.address,
+    mode: config.mode,
+    store: describeStore(storeLocation(config)),
+    pageTokens: config.pageTokenKey
+      ? `sealed with the configured key ${keyFingerprint(config.pageTokenKey)}`
+      : 'sealed with a random key per process (not shared by replicas, lost on restart)',
+  };
+  if (facts.v1Url) Object.assign(fields, { v1Url: withoutCredentials(facts.v1Url), emulator: !!facts.emulator });
+  const warnings: string[] = [];
+  // A deployment that forgot V2GW_V1_URL must not pass for a working one unnoticed.
+  if (facts.emulator) warnings.push('no --v1-url / V2GW_V1_URL: serving an in-process v1 emulator with DEMO data, not a real backend');
+  if (config.mode === 'native') {
+    warnings.push('native mode does not verify bearer tokens (there is no v1 to judge them): any caller that reaches this port is served; keep it on loopback or behind an authenticating proxy');
+    if (config.v1Url) warnings.push('--v1-url / V2GW_V1_URL is ignored in native mode: there is no v1 backend');
+  }
+  if (!config.dataDir && !config.store) warnings.push('no --data-dir or --store: the store is in memory, so everything it keeps is lost when the process ends');
+  return { fields, warnings };
+}
+
+/** A URL fit for logs: user and password, if any, masked. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username) parsed.username = '***';
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
