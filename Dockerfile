@@ -14,24 +14,28 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-slim
+# The embedded store lives on the /data volume, so native mode and the times kept
+# for v1 survive a restart. With a shared PostgreSQL store instead, run with
+# -e V2GW_STORE=postgres://… -e V2GW_DATA_DIR= (empty: a gateway has one store).
 ENV NODE_ENV=production \
     V2GW_HOST=0.0.0.0 \
-    V2GW_PORT=8080
+    V2GW_PORT=8080 \
+    V2GW_DATA_DIR=/data
 WORKDIR /app
 # Owned by root, run as `node`: the process cannot rewrite its own code.
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY src ./src
 COPY mappings ./mappings
-# A writable place for the embedded store (times v1 omits; everything in native mode):
-# run with -e V2GW_DATA_DIR=/data and a volume there to keep it across restarts. Not set
-# by default, because --data-dir and --store (PostgreSQL) exclude each other.
+# The one writable place: the embedded store, owned by the user the process runs as.
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 USER node
 EXPOSE 8080
 STOPSIGNAL SIGTERM
-# slim has no curl: probe liveness with Node's own fetch.
+# slim has no curl: the probe is a small script that reads the same V2GW_* settings
+# as the gateway, so it follows V2GW_PORT, V2GW_HOST and TLS (flags given to
+# `docker run … v2gw --port N` are not seen by it: prefer the variables).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.V2GW_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
+  CMD ["node", "src/healthcheck.ts"]
 CMD ["node", "src/cli.ts"]

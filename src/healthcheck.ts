@@ -1,0 +1,45 @@
+/**
+ * `node src/healthcheck.ts`: exits 0 when the gateway configured by the same
+ * flags and V2GW_* variables answers /healthz, 1 otherwise. The container's
+ * HEALTHCHECK runs it, so the probe follows --port, --host and TLS instead of
+ * assuming 127.0.0.1:8080.
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { loadConfig, type Config } from './config.ts';
+
+/** Where to reach a gateway bound to `host`: a wildcard bind is reached on loopback. */
+export function probeHost(host: Config['host']): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '::1';
+  return host.replace(/^\[(.*)\]$/, '$1');
+}
+
+function probe(config: Config, timeoutMs: number): Promise<boolean> {
+  const tls = !!config.tlsCert;
+  const send = tls ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const req = send(
+      // The certificate names the service, not loopback: a liveness probe checks that it answers, not who it is.
+      { host: probeHost(config.host), port: config.port, path: '/healthz', method: 'GET', timeout: timeoutMs, ...(tls ? { rejectUnauthorized: false } : {}) },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+if (import.meta.main) {
+  let config: Config;
+  try {
+    config = loadConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`v2gw healthcheck: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  process.exit((await probe(config, 2500)) ? 0 : 1);
+}

@@ -1,0 +1,90 @@
+/** The image's promises that can be checked without a container engine: its data directory and its health probe. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { OPTIONS } from '../../src/config.ts';
+import { probeHost } from '../../src/healthcheck.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8');
+const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+
+/** The ENV of the runtime stage, as `docker build` reads `ENV A=1 \` continuation lines. */
+function runtimeEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  const joined = runtimeStage.replace(/\\\n\s*/g, ' ');
+  for (const line of joined.split('\n').filter((l) => l.startsWith('ENV '))) {
+    for (const pair of line.slice(4).trim().split(/\s+/)) {
+      const [key, ...value] = pair.split('=');
+      env[key!] = value.join('=');
+    }
+  }
+  return env;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+function runNode(script: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [`${ROOT}${script}`], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  return { child, out: () => out };
+}
+
+async function healthcheck(env: Record<string, string>): Promise<number> {
+  const probe = runNode('src/healthcheck.ts', env);
+  const [code] = await once(probe.child, 'exit');
+  return code as number;
+}
+
+describe('Dockerfile', () => {
+  it('keeps the embedded store on its volume: V2GW_DATA_DIR names the VOLUME, owned by the user it runs as', () => {
+    const env = runtimeEnv();
+    expect(env.V2GW_DATA_DIR).toBe('/data');
+    expect(runtimeStage).toMatch(/^VOLUME \/data$/m);
+    expect(runtimeStage).toMatch(/chown node:node \/data/);
+    expect(runtimeStage).toMatch(/^USER node$/m);
+  });
+
+  it('sets only variables the gateway reads', () => {
+    const known = new Set(Object.values(OPTIONS).map((o) => o.env));
+    for (const name of Object.keys(runtimeEnv()).filter((n) => n.startsWith('V2GW_'))) expect(known).toContain(name);
+  });
+
+  it('probes health with the script that follows the gateway settings', () => {
+    expect(runtimeStage).toMatch(/HEALTHCHECK[^\n]*\\\n\s*CMD \["node", "src\/healthcheck\.ts"\]/);
+  });
+});
+
+describe('src/healthcheck.ts', () => {
+  it('reaches a wildcard bind on loopback', () => {
+    expect(probeHost('0.0.0.0')).toBe('127.0.0.1');
+    expect(probeHost('::')).toBe('::1');
+    expect(probeHost('10.1.2.3')).toBe('10.1.2.3');
+  });
+
+  it('passes for a gateway on any V2GW_PORT and V2GW_HOST, and fails where none answers', async () => {
+    const port = await freePort();
+    const env = { V2GW_PORT: String(port), V2GW_HOST: '0.0.0.0', V2GW_MODE: 'native', V2GW_LOG_LEVEL: 'info' };
+    expect(await healthcheck(env)).toBe(1);
+    const gateway = runNode('src/cli.ts', env);
+    try {
+      const until = Date.now() + 15_000;
+      while (!gateway.out().includes('v2gw listening') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(await healthcheck(env)).toBe(0);
+      expect(await healthcheck({ ...env, V2GW_PORT: String(await freePort()) })).toBe(1);
+    } finally {
+      gateway.child.kill('SIGTERM');
+      await once(gateway.child, 'exit');
+    }
+  });
+});
