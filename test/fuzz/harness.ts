@@ -321,8 +321,17 @@ export class Http2Channel {
         resolve({ summary: `HTTP/2 ${status}${codeOf(text)}`, problems: restProblems(request.method, request.target, { status, headers: headers as http.IncomingHttpHeaders, text }), requestId: String(headers['x-request-id'] ?? '') });
       };
       stream.on('end', () => done());
-      stream.on('error', (error) => done(`the stream failed: ${error.message}`));
-      stream.on('close', () => (stream.rstCode && !headers[':status'] ? done(`the stream was reset (code ${stream.rstCode}) without an answer`) : done()));
+      // Node's HTTP/2 layer refuses a header block over 64 KiB before any handler sees it: RST_STREAM
+      // REFUSED_STREAM is the only answer HTTP/2 leaves it (the README's known limits say so).
+      const oversized = headerListSize(request) > 65_536;
+      const reset = (why: string) => {
+        if (!(oversized && stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM)) return done(why);
+        if (!settled) resolve({ summary: 'refused (header block over 64 KiB)', problems: [] });
+        settled = true;
+        clearTimeout(timer);
+      };
+      stream.on('error', (error) => reset(`the stream failed: ${error.message}`));
+      stream.on('close', () => (stream.rstCode && !headers[':status'] ? reset(`the stream was reset (code ${stream.rstCode}) without an answer`) : done()));
       if (request.body !== undefined) stream.end(request.body);
     });
   }
@@ -386,6 +395,12 @@ function judgeGrpcRaw(request: GrpcRawRequest | GrpcWebRequest, headers: http2.I
     } else problems.push(...strictBinary(rpc.output, body.subarray(5), 'the response'));
   }
   return { summary: `grpc ${code}`, problems, requestId };
+}
+
+/** A request's header list as HPACK counts it (RFC 7541 §4.1: name, value and 32 octets per field). */
+function headerListSize(request: RestRequest): number {
+  const fields: [string, string][] = [[':method', request.method], [':path', request.target], [':scheme', 'http'], [':authority', '127.0.0.1:65535'], ...Object.entries(request.headers)];
+  return fields.reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value) + 32, 0);
 }
 
 // ---- gRPC-Web over HTTP/1.1 -------------------------------------------------------------------------
