@@ -23,9 +23,16 @@ const LOGGED_HEADERS = [
   'authorization', 'cookie', 'proxy-authorization', 'x-api-key',
 ];
 
+/** Headers whose value is a credential: logged as present, never by value. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key']);
+
 function loggedHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const name of LOGGED_HEADERS) if (headers[name] !== undefined) kept[name] = headers[name];
+  for (const name of LOGGED_HEADERS) {
+    if (headers[name] === undefined) continue;
+    // Censored here, where the allowlist is applied, so no value ever reaches pino; its redaction stays as a second guard.
+    kept[name] = CREDENTIAL_HEADERS.has(name) ? '[REDACTED]' : headers[name];
+  }
   return kept;
 }
 

@@ -24,6 +24,7 @@ import { answerClientError, installErrorHandling, refuseUnroutedMethods, sendErr
 import { cachedCheck, registerHealth } from './transport/rest/health.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
+import { AccessLog } from './transport/rest/access-log.ts';
 import { NativeBackend } from './native/native-backend.ts';
 import { v1PassThrough } from './passthrough/plugin.ts';
 import { openStore } from './store/open.ts';
@@ -108,6 +109,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     // Errors Fastify raises before routing (a malformed %-escape in the URL) leave as AIP-193 too.
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    logController: new AccessLog(),
   });
 
   routedMethods = app.supportedMethods;

@@ -38,25 +38,37 @@ export function handlerRan(context: HandlerContext): void {
 /** ConnectRPC's `requestGate`: runs for every call, after its headers and before its body is read. */
 export function requestGate(log: FastifyBaseLogger): (context: HandlerContext) => void {
   return (context) => {
+    const started = performance.now();
     const requestId = context.requestHeader.get('x-request-id') || randomUUID();
+    const rpc = `${context.service.typeName}/${context.method.name}`;
+    let logged = false;
+    // The access line, as REST has one: every call ends through abort, with its error or with none.
+    const accessLine = (error: unknown): void => {
+      if (logged) return;
+      logged = true;
+      const code = error instanceof ConnectError ? (error.code as number) : Code.OK;
+      log.info({ reqId: requestId, rpc, code, responseTime: performance.now() - started, userAgent: context.requestHeader.get('user-agent') ?? undefined }, 'request');
+    };
     context.values.set(REQUEST_ID, requestId);
     context.responseHeader.set('x-request-id', requestId);
     const complete = (error: unknown): void => {
       // A finished call aborts with no ConnectError; a handler's error carries its details already.
       if (!(error instanceof ConnectError) || error.details.length > 0) return;
       const answer = context.values.get(HANDLER_RAN) ? afterHandler(error) : refusal(error);
-      if (answer.code === Code.INTERNAL) log.error({ err: error, reqId: requestId, rpc: `${context.service.typeName}/${context.method.name}` }, 'unhandled error');
+      if (answer.code === Code.INTERNAL) log.error({ err: error, reqId: requestId, rpc }, 'unhandled error');
       completeConnectError(error, answer, domainForService(context.service.typeName), requestId);
     };
     const controller = context as HandlerContext & Abortable;
     const abort = controller.abort.bind(controller);
     controller.abort = (reason) => {
       complete(reason);
+      accessLine(reason);
       abort(reason);
     };
     // A deadline already past (`grpc-timeout: 0n`) or a caller already gone: answered now, the body unread.
     if (context.signal.aborted) {
       complete(context.signal.reason);
+      accessLine(context.signal.reason);
       throw context.signal.reason;
     }
   };
