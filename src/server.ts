@@ -25,6 +25,8 @@ import { cachedCheck, registerHealth } from './transport/rest/health.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
+import { GatewayMetrics } from './observability/metrics.ts';
+import { adminServer, metricsRoute, observeHttp } from './observability/http-metrics.ts';
 import { NativeBackend } from './native/native-backend.ts';
 import { v1PassThrough } from './passthrough/plugin.ts';
 import { openStore } from './store/open.ts';
@@ -45,6 +47,15 @@ export interface GatewayOptions {
   now?: () => number;
   /** A store the caller opened and will close (tests reach into it); otherwise the configured one is opened and closed with the app. */
   store?: Store;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The gateway's metrics registry. */
+    metrics: GatewayMetrics;
+    /** The admin listener's address once listening (with `--admin-port`), else undefined. */
+    adminAddress: () => string | undefined;
+  }
 }
 
 /** `v1Url` is required in translate mode only. */
@@ -69,14 +80,15 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   // Both modes keep a store: native mode serves from it; translate mode keeps there the times v1 omits.
   const store = options.store ?? (await openStore(storeLocation(config)));
   const closeStore = options.store ? async () => {} : () => store.close();
+  const metrics = new GatewayMetrics();
   let serving: Serving;
   try {
-    serving = await serve(config, registry, store);
+    serving = await serve(config, registry, store, metrics);
   } catch (error) {
     await closeStore();
     throw error;
   }
-  const runner = new OperationRunner(serving.backend, tokens);
+  const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
   const log = createLogger(config.logLevel, options.logStream) as FastifyBaseLogger;
   const services = apiServices();
   const bindings = bindContract(services, registry.all());
@@ -97,7 +109,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log }),
+      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
@@ -136,26 +148,52 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   });
 
   installErrorHandling(app);
+  observeHttp(app, metrics);
   registerHealth(app, ready, backendName(config));
+  metricsRoute(app, metrics);
+  app.decorate('metrics', metrics);
+  let admin: FastifyInstance | undefined;
+  let adminAddress: string | undefined;
+  app.decorate('adminAddress', () => adminAddress);
+  if (config.adminPort !== undefined) {
+    admin = adminServer({ metrics, ready, backend: backendName(config), log });
+    // The admin listener starts with the API (when it is ready, on the same host) and closes with it.
+    app.addHook('onReady', async () => {
+      adminAddress = await admin!.listen({ port: config.adminPort!, host: config.host });
+    });
+  }
   await app.register(v2Routes, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {
+    await admin?.close();
     await serving.close();
     await closeStore();
   });
   return app;
 }
 
-async function serve(config: GatewayConfig, registry: MappingRegistry, store: Store): Promise<Serving> {
+async function serve(config: GatewayConfig, registry: MappingRegistry, store: Store, metrics: GatewayMetrics): Promise<Serving> {
   if (config.mode === 'native') {
     const native = new NativeBackend({ store, registry });
     await native.seed();
     return { backend: native, unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
-  const v1 = new V1Client({ baseUrl: config.v1Url, timeoutMs: config.v1TimeoutMs, maxBodyBytes: config.v1MaxBodyBytes });
-  const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs });
-  const backend = new V1Backend({ v1, registry, maxFanOut: config.maxFanOut, cache, times: store.timestamps });
+  const v1 = new V1Client({
+    baseUrl: config.v1Url,
+    timeoutMs: config.v1TimeoutMs,
+    maxBodyBytes: config.v1MaxBodyBytes,
+    observe: (method, status, seconds) => metrics.v1Call(method, status, seconds),
+  });
+  const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs, onLookup: (hit) => metrics.cacheLookup('hydration', hit ? 1 : 0, hit ? 0 : 1) });
+  const backend = new V1Backend({
+    v1,
+    registry,
+    maxFanOut: config.maxFanOut,
+    cache,
+    times: store.timestamps,
+    onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
+  });
   return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
 }
 

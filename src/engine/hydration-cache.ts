@@ -19,12 +19,16 @@ export interface HydrationCacheOptions {
   /** 0 disables caching. */
   ttlMs: number;
   maxEntries?: number;
+  /** Told of each lookup: whether the cache knew the row. */
+  onLookup?: (hit: boolean) => void;
 }
 
 export class HydrationCache {
   readonly #rows: LRUCache<string, Map<string, Entry>> | undefined;
+  readonly #onLookup: HydrationCacheOptions['onLookup'];
 
   constructor(options: HydrationCacheOptions) {
+    this.#onLookup = options.onLookup;
     if (options.ttlMs <= 0) return;
     this.#rows = new LRUCache({ max: options.maxEntries ?? 10_000, ttl: options.ttlMs });
   }
@@ -32,6 +36,7 @@ export class HydrationCache {
   /** What the cache knows of one row for this caller: the row, null when v1 had none, undefined when unknown. */
   get(resource: string, id: string, authorization: string): Json | null | undefined {
     const entry = this.#rows?.get(key(resource, id))?.get(caller(authorization));
+    this.#onLookup?.(entry !== undefined);
     return entry === MISSING ? null : entry;
   }
 

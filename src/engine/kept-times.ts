@@ -33,10 +33,12 @@ export class KeptTimes {
   readonly #now: () => number;
   readonly #lastSweep = new Map<string, number>();
   readonly #cache = new LRUCache<string, ResourceTimes>({ max: CACHE_ENTRIES, ttl: CACHE_TTL_MS });
+  readonly #onLookup: ((hits: number, misses: number) => void) | undefined;
 
-  constructor(store: TimestampStore | undefined, now: () => number = Date.now) {
+  constructor(store: TimestampStore | undefined, now: () => number = Date.now, onLookup?: (hits: number, misses: number) => void) {
     this.#store = store;
     this.#now = now;
+    this.#onLookup = onLookup;
   }
 
   #stamp(): string {
@@ -59,6 +61,7 @@ export class KeptTimes {
       if (cached) times.set(uid, cached);
       else unknown.push(uid);
     }
+    this.#onLookup?.(uids.length - unknown.length, unknown.length);
     if (unknown.length > 0) {
       for (const [uid, kept] of await this.#store.observe(mapping.name, unknown, this.#stamp())) {
         times.set(uid, kept);

@@ -34,6 +34,8 @@ export interface V1BackendOptions {
   /** Rows fetched for hydration, reused across requests for a short while. */
   cache?: HydrationCache;
   now?: () => number;
+  /** Told of each page's lookups in the kept-times cache (for metrics). */
+  onKeptTimesLookup?: (hits: number, misses: number) => void;
 }
 
 /** Rows asked of v1 per page when v1 pages a list itself; fixed, so a position inside a v1 page stays valid. */
@@ -51,7 +53,7 @@ export class V1Backend implements BackendPort {
     this.#registry = options.registry;
     this.#maxFanOut = options.maxFanOut;
     this.#cache = options.cache ?? new HydrationCache({ ttlMs: 0 });
-    this.#times = new KeptTimes(options.times, options.now);
+    this.#times = new KeptTimes(options.times, options.now, options.onKeptTimesLookup);
   }
 
   async list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {

@@ -24,15 +24,22 @@ export class OperationRunner {
   readonly #tokens: PageTokenCodec;
   /** Serialises read-modify-writes of one resource within this process, whichever backend does the writing. */
   readonly #writes = new KeyedMutex();
+  /** Told, once each operation's backend work is over, how many v1 calls it made (for metrics). */
+  readonly #onDone: ((v1Calls: number) => void) | undefined;
 
-  constructor(backend: BackendPort, tokens: PageTokenCodec) {
+  constructor(backend: BackendPort, tokens: PageTokenCodec, onDone?: (v1Calls: number) => void) {
     this.#backend = backend;
     this.#tokens = tokens;
+    this.#onDone = onDone;
   }
 
   async execute(op: Operation, ctx: RequestContext): Promise<Json> {
     if (ctx.signal.aborted) throw abortReason(ctx);
     const answer = this.#run(op, ctx);
+    if (this.#onDone) {
+      const done = () => this.#onDone!(ctx.counter.v1Calls);
+      answer.then(done, done);
+    }
     // The deadline and the caller's cancellation end the request even while the backend is busy.
     return ctx.signal.aborted ? Promise.reject(abortReason(ctx)) : raceAbort(answer, ctx);
   }

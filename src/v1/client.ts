@@ -33,6 +33,8 @@ export interface V1ClientOptions {
   /** Largest v1 answer read, in bytes; a larger one fails the call (INTERNAL) once this much has arrived. */
   maxBodyBytes?: number;
   connections?: number;
+  /** Told of every v1 call as it ends: its method, v1's HTTP status (0: no answer), and its duration. */
+  observe?: (method: string, status: number, seconds: number) => void;
 }
 
 /** The default cap on one v1 answer (the configuration's default too). */
@@ -44,8 +46,10 @@ export class V1Client {
   readonly #dispatcher: Dispatcher;
   readonly #timeoutMs: number;
   readonly #maxBodyBytes: number;
+  readonly #observe: V1ClientOptions['observe'];
 
   constructor(options: V1ClientOptions) {
+    this.#observe = options.observe;
     const url = new URL(options.baseUrl);
     this.baseUrl = url.origin;
     this.#timeoutMs = options.timeoutMs;
@@ -64,6 +68,17 @@ export class V1Client {
   }
 
   async call<T = unknown>(call: V1Call, scope?: CallScope): Promise<T> {
+    if (!this.#observe) return this.#call(call, scope);
+    const started = performance.now();
+    let status = 0;
+    try {
+      return await this.#call<T>(call, scope, (s) => (status = s));
+    } finally {
+      this.#observe(call.method, status, (performance.now() - started) / 1000);
+    }
+  }
+
+  async #call<T>(call: V1Call, scope?: CallScope, answered?: (status: number) => void): Promise<T> {
     if (scope) scope.counter.v1Calls++;
     const own = AbortSignal.timeout(this.#timeoutMs);
     // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
@@ -87,6 +102,7 @@ export class V1Client {
     } catch (error) {
       throw failure(error, scope, this.#timeoutMs);
     }
+    answered?.(response.statusCode);
     let text: string | undefined;
     try {
       text = await readCapped(response, this.#maxBodyBytes);

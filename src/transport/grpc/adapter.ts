@@ -20,6 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../aip/errors.ts';
 import { Code } from '../../rpc-status.ts';
 import { requestGate } from './framework-errors.ts';
+import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { Handler } from '../listener.ts';
 import { withSpecMessageEncoding } from './message-encoding.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
@@ -35,6 +36,7 @@ export interface GrpcAdapterOptions {
   /** The largest request message, in bytes. */
   readMaxBytes: number;
   log: FastifyBaseLogger;
+  metrics?: GatewayMetrics;
 }
 
 export function grpcAdapter(options: GrpcAdapterOptions): Handler {
@@ -42,7 +44,7 @@ export function grpcAdapter(options: GrpcAdapterOptions): Handler {
   const connect = connectNodeAdapter({
     routes: options.routes,
     readMaxBytes: options.readMaxBytes,
-    requestGate: requestGate(options.log),
+    requestGate: requestGate(options.log, options.metrics),
     fallback: fallback as ConnectFallback,
   }) as Handler;
   return withSpecMessageEncoding((req: Request, res: Response) => {

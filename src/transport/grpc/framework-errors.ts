@@ -24,6 +24,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, internal, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
 import { completeConnectError, domainForService } from './status.ts';
+import type { GatewayMetrics } from '../../observability/metrics.ts';
 
 /** The call's request id: the caller's `x-request-id`, or a new one. */
 export const REQUEST_ID = createContextKey('', { description: 'x-request-id' });
@@ -36,9 +37,10 @@ export function handlerRan(context: HandlerContext): void {
 }
 
 /** ConnectRPC's `requestGate`: runs for every call, after its headers and before its body is read. */
-export function requestGate(log: FastifyBaseLogger): (context: HandlerContext) => void {
+export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics): (context: HandlerContext) => void {
   return (context) => {
     const started = performance.now();
+    metrics?.grpcStarted(context.service.typeName, context.method.name);
     const requestId = context.requestHeader.get('x-request-id') || randomUUID();
     const rpc = `${context.service.typeName}/${context.method.name}`;
     let logged = false;
@@ -46,8 +48,10 @@ export function requestGate(log: FastifyBaseLogger): (context: HandlerContext) =
     const accessLine = (error: unknown): void => {
       if (logged) return;
       logged = true;
-      const code = error instanceof ConnectError ? (error.code as number) : Code.OK;
-      log.info({ reqId: requestId, rpc, code, responseTime: performance.now() - started, userAgent: context.requestHeader.get('user-agent') ?? undefined }, 'request');
+      const code = (error instanceof ConnectError ? error.code : Code.OK) as CodeNumber;
+      const ms = performance.now() - started;
+      metrics?.grpcHandled(context.service.typeName, context.method.name, code, ms / 1000);
+      log.info({ reqId: requestId, rpc, code, responseTime: ms, userAgent: context.requestHeader.get('user-agent') ?? undefined }, 'request');
     };
     context.values.set(REQUEST_ID, requestId);
     context.responseHeader.set('x-request-id', requestId);

@@ -98,6 +98,7 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
     for (const route of table.get(request.method === 'HEAD' ? 'GET' : request.method) ?? []) {
       const variables = route.template.match(path);
       if (!variables) continue;
+      request.routeTemplate = route.template.source;
       if (!route.binding) throw unimplemented(`${route.method.parent.typeName}.${route.method.name}`);
       const op = restOperation(route.binding, { variables, query: request.query as RawQuery, body: request.body });
       return runner.execute(op, request.v2gw);

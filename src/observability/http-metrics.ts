@@ -1,0 +1,51 @@
+/**
+ * Where HTTP meets the metrics: the route label of each request, its RED
+ * observation, and the `/metrics` endpoint (on the API port, and on the admin
+ * listener when there is one).
+ */
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { Code } from '../rpc-status.ts';
+import { installErrorHandling } from '../transport/rest/errors.ts';
+import { registerHealth, type ReadinessCheck } from '../transport/rest/health.ts';
+import type { GatewayMetrics } from './metrics.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The contract's path template that matched (`/iam/v2beta1/groups/{uid=**}`), set by the v2 routes. */
+    routeTemplate?: string;
+  }
+}
+
+/** A bounded route label: the contract's template, else Fastify's route (`/iam/v1/*`, `/healthz`), else `unmatched`. */
+function routeLabel(request: FastifyRequest): string {
+  return request.routeTemplate ?? request.routeOptions.url ?? 'unmatched';
+}
+
+/** Observes every HTTP request Fastify answers (gRPC calls are counted by the gRPC request gate). */
+export function observeHttp(app: FastifyInstance, metrics: GatewayMetrics): void {
+  app.decorateRequest('routeTemplate', undefined);
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpServer(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
+    if (request.routeTemplate) {
+      if (reply.statusCode === 429) metrics.refusedIfLimited(Code.RESOURCE_EXHAUSTED);
+      else if (reply.statusCode === 503) metrics.refusedIfLimited(Code.UNAVAILABLE);
+    }
+  });
+}
+
+export function metricsRoute(app: FastifyInstance, metrics: GatewayMetrics): void {
+  // Scraped every few seconds: logged at warn only, like the probes.
+  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+    const { contentType, body } = await metrics.exposition();
+    return reply.type(contentType).send(body);
+  });
+}
+
+/** The admin listener (`--admin-port`): metrics and probes apart from the API, so neither competes with the other for a port or a policy. */
+export function adminServer(options: { metrics: GatewayMetrics; ready: ReadinessCheck; backend: string; log: FastifyBaseLogger }): FastifyInstance {
+  const admin = Fastify({ loggerInstance: options.log.child({ listener: 'admin' }), logController: new LogController({ disableRequestLogging: true }) });
+  installErrorHandling(admin);
+  registerHealth(admin, options.ready, options.backend);
+  metricsRoute(admin, options.metrics);
+  return admin;
+}
