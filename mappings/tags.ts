@@ -1,19 +1,26 @@
 /**
  * Tag (api-surface.md §9): a child of its Repo. `lastUpdated` → `updateTime`.
- * List/Get only in v2. The list switches flip polarity (trap 4): v2
+ * v2 has no Update: CreateTag "creates (or updates)", so a tag name is
+ * unique in its repo and a create with a taken name replaces that tag (v1's
+ * create does the same). Names and digests follow the OCI grammars. The list switches flip polarity (trap 4): v2
  * `includeReferrers/Dates/Epochs` default to false and hide those tags, v1
  * `exclude*` default to false and show them, so every v2 list sends all three
  * `exclude*` to v1, true unless the client asked to include.
  */
+import { z } from 'zod';
 import { defineResource } from '../src/engine/mapping.ts';
-import { UID, UIDP_FILTERS } from './common.ts';
+import { UID, UIDP_FILTERS, requiredString } from './common.ts';
+
+// The OCI distribution spec's tag and digest grammars.
+const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+const OCI_DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/;
 
 export default defineResource({
   name: 'tags',
   resourceType: 'registry.chainguard.dev/Tag',
   service: 'registry',
   collection: 'tags',
-  operations: ['list', 'get'],
+  operations: ['list', 'get', 'create', 'delete'],
   v1: { collection: 'tags', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
     uid: UID,
@@ -29,7 +36,15 @@ export default defineResource({
     include_epochs: { op: 'flag', v1: 'excludeEpochs', v1Inverted: true },
   },
   orderBy: { fields: ['uid', 'name', 'updateTime'], aliases: { updated_at: 'updateTime', last_updated: 'updateTime' }, default: 'uid asc' },
+  create: { parent: 'required', parentKind: 'repos' },
+  validate: z.object({
+    name: requiredString().regex(OCI_TAG, 'must be an OCI tag: up to 128 of [A-Za-z0-9_.-], not starting with . or -'),
+    digest: requiredString().regex(OCI_DIGEST, 'must be an OCI digest such as sha256:<hex>'),
+    bundles: z.array(z.string()).optional(),
+    deprecated: z.boolean().optional(),
+  }),
   native: {
+    uniqueWithinParent: { field: 'name', onCreate: 'replace' },
     // The tag name forms each switch shows (tags.proto): off, its default, hides them.
     flags: {
       include_referrers: { field: 'name', pattern: '^sha256-' },

@@ -50,6 +50,12 @@ export interface FieldSpec {
   /** Fixed at create: an update may restate it (a no-op) but not change it. */
   readonly immutable?: boolean;
   /**
+   * Not the client's to change while the resource's field at this top-level
+   * path is set (a synced repo inherits it from its source): an update may
+   * restate it (a no-op) or leave it out, but a change is INVALID_ARGUMENT.
+   */
+  readonly lockedWhileSet?: string;
+  /**
    * A time v1 does not supply (or not always): when the v1 row lacks it, the
    * gateway's own record of when it created, changed or first saw the resource.
    */
@@ -108,6 +114,8 @@ export interface ResourceMapping {
     readonly idsParam?: string;
     /** The PUT body as a projection of the list row (v1 key ← row path); default: the row itself. */
     readonly writeShape?: Readonly<Record<string, string>>;
+    /** Query parameters every v1 create carries (`preventExisting=true`, so a same-named create fails rather than overwrites). */
+    readonly createQuery?: Readonly<Record<string, string>>;
     /** Create and update answer in a shape other than the list row's, so read the row back. */
     readonly rereadAfterWrite?: boolean;
     /** v1 keys only the create answer carries (a one-time code), kept over the row read back. */

@@ -272,18 +272,22 @@ function isCovered(path: string, paths: readonly string[]): boolean {
  * Checks an update's immutable and secret fields and says which paths must
  * keep their stored value although a written path covers them: an immutable
  * field the request does not restate, and a secret sent empty (or left out)
- * whose own path the mask does not name. Changing an immutable field is
- * INVALID_ARGUMENT; restating it is a no-op.
+ * whose own path the mask does not name; likewise a top-level field locked
+ * while another is set (`lockedWhileSet`). Changing an immutable or locked
+ * field is INVALID_ARGUMENT; restating it is a no-op.
  */
 export function pathsToKeep(fields: Fields, current: Json, request: Json, paths: readonly string[]): string[] {
   const keep: string[] = [];
-  for (const path of flaggedPaths(fields, 'immutable')) {
-    if (!isCovered(path, paths)) continue;
+  /** A field the request may restate or leave out (kept) but not change. */
+  const fixed = (path: string, why: string) => {
+    if (!isCovered(path, paths)) return;
     const wanted = getPath(request, path);
     if (wanted === undefined) keep.push(path);
-    else if (JSON.stringify(wanted) !== JSON.stringify(getPath(current, path))) {
-      throw invalidField(path, 'is immutable: it is set at create and cannot be changed');
-    }
+    else if (JSON.stringify(wanted) !== JSON.stringify(getPath(current, path) ?? null)) throw invalidField(path, why);
+  };
+  for (const path of flaggedPaths(fields, 'immutable')) fixed(path, 'is immutable: it is set at create and cannot be changed');
+  for (const [path, { lockedWhileSet }] of Object.entries(fields)) {
+    if (lockedWhileSet && isObject(getPath(current, lockedWhileSet))) fixed(path, `is inherited while ${lockedWhileSet} is set, and cannot be changed here`);
   }
   for (const path of flaggedPaths(fields, 'secret')) {
     if (!isCovered(path, paths) || paths.includes(path)) continue;

@@ -143,7 +143,13 @@ export class V1Backend implements BackendPort {
 
   async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json> {
     const created = await this.#v1.call<Json>(
-      { method: 'POST', path: joinPath(v1CollectionPath(mapping), parent), body: toV1(mapping.fields, value), authorization: ctx.authorization },
+      {
+        method: 'POST',
+        path: joinPath(v1CollectionPath(mapping), parent),
+        ...(mapping.v1.createQuery ? { query: mapping.v1.createQuery } : {}),
+        body: toV1(mapping.fields, value),
+        authorization: ctx.authorization,
+      },
       ctx,
     );
     const uid = v1RowUid(mapping, created);

@@ -105,8 +105,18 @@ export class NativeBackend implements BackendPort {
   async create(mapping: ResourceMapping, parent: string, value: Json, _ctx: RequestContext): Promise<Json> {
     const { row, once } = await this.#store.transaction(async (tx) => {
       const prepared = await this.#prepareCreate(tx.resources, mapping, parent, value);
-      await this.#insert(tx.resources, mapping, prepared.row);
-      return prepared;
+      const namesake = await this.#namesake(tx.resources, mapping, prepared.row);
+      if (!namesake) {
+        await this.#insert(tx.resources, mapping, prepared.row);
+        return prepared;
+      }
+      if (mapping.native?.uniqueWithinParent?.onCreate !== 'replace') throw this.#taken(mapping, prepared.row);
+      // An upsert: the resource of that name takes the new values and keeps its uid and create time.
+      const now = prepared.row.updateTime;
+      const document = this.#document(mapping, namesake.uid, prepared.row.body, namesake.createTime, now);
+      const replaced = await tx.resources.replace(mapping.name, namesake.uid, document, now);
+      if (!replaced) throw notFound(mapping.resourceType, namesake.uid);
+      return { row: replaced, once: prepared.once };
     });
     const [doc] = await this.#render(mapping, [row]);
     return { ...doc!, ...once };
@@ -125,6 +135,8 @@ export class NativeBackend implements BackendPort {
       await requireReferenced(tx.resources, mapping, merged, paths);
       const now = this.#isoNow();
       const document = this.#document(mapping, uid, normalize(mapping.fields, merged, { keepOutputOnly: true }), current.createTime, now);
+      const namesake = await this.#namesake(tx.resources, mapping, { ...current, body: document });
+      if (namesake && namesake.uid !== uid) throw this.#taken(mapping, { ...current, body: document });
       const replaced = await tx.resources.replace(mapping.name, uid, document, now);
       if (!replaced) throw notFound(mapping.resourceType, uid);
       return replaced;
@@ -260,6 +272,25 @@ export class NativeBackend implements BackendPort {
     const parentColumn = isInRoot(uid) ? '' : parentOf(uid);
     const row = { kind: mapping.name, uid, parent: parentColumn, body: this.#document(mapping, uid, body, time, time), createTime: time, updateTime: time };
     return { row, once: generated.once };
+  }
+
+  /** The resource already holding the row's unique value in its parent, where the mapping declares one. */
+  async #namesake(resources: ResourceStore, mapping: ResourceMapping, row: StoredResource): Promise<StoredResource | undefined> {
+    const unique = mapping.native?.uniqueWithinParent;
+    if (!unique) return undefined;
+    const { rows } = await resources.list({
+      kind: mapping.name,
+      filters: [{ field: 'parent', op: 'eq', value: row.parent }, { field: unique.field, op: 'eq', value: String(row.body[unique.field] ?? '') }],
+      order: [{ field: 'uid', desc: false }],
+      skip: 0,
+      limit: 2,
+    });
+    return rows.find((found) => found.uid !== row.uid) ?? rows[0];
+  }
+
+  #taken(mapping: ResourceMapping, row: StoredResource): ApiError {
+    const field = mapping.native!.uniqueWithinParent!.field;
+    return new ApiError(Code.ALREADY_EXISTS, `${mapping.resourceType} with ${field} ${JSON.stringify(row.body[field])} already exists in ${row.parent}`);
   }
 
   async #insert(resources: ResourceStore, mapping: ResourceMapping, row: StoredResource): Promise<void> {

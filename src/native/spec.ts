@@ -112,6 +112,14 @@ export interface NativeSpec {
    */
   readonly uid?: 'child' | 'parent';
   /**
+   * A field whose value names the resource within its parent (a repo's name
+   * in its group, a tag's in its repo). A create with a value another
+   * resource there holds: `replace` replaces that resource, keeping its uid
+   * and create time (an upsert); `refuse` is ALREADY_EXISTS. An update onto
+   * such a value is ALREADY_EXISTS.
+   */
+  readonly uniqueWithinParent?: { readonly field: string; readonly onCreate: 'replace' | 'refuse' };
+  /**
    * Fields holding the uid of a row of another kind, which must exist when a
    * create or update sets them (else INVALID_ARGUMENT on the field): field
    * path → kind, e.g. a role binding's `identityUid` → `identities`.

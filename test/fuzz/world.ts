@@ -107,6 +107,8 @@ export async function buildWorld(stack: ModeStack): Promise<World> {
       identityProviders: idp(9),
       accountAssociations: association(9),
       groupInvites: invite,
+      repos: { name: 'fuzz-made-repo', catalogTier: 'CATALOG_TIER_AI', customOverlay: { environment: { MODE: 'fuzz' } } },
+      tags: { name: 'fuzz-made', digest: `sha256:${'f'.repeat(64)}`, bundles: ['b'] },
     },
     batch: {
       parent: g2,

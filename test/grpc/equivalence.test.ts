@@ -105,6 +105,7 @@ describeModes('gRPC and REST answer the same message', (stack) => {
     }
   });
 
+  let written = 0;
   const writes: [service: string, resource: string, path: string, parentKey: string, body: () => JsonValue, change: JsonValue][] = [
     [`${IAM}.GroupsService`, 'Group', '/iam/v2beta1/groups', 'org', () => ({ name: 'eq-written' }), { description: 'changed' }],
     [`${IAM}.IdentitiesService`, 'Identity', '/iam/v2beta1/identities', 'group',
@@ -113,6 +114,9 @@ describeModes('gRPC and REST answer the same message', (stack) => {
     [`${IAM}.RoleBindingsService`, 'RoleBinding', '/iam/v2beta1/roleBindings', 'group', () => ({ identityUid: ids.identity!, roleUid: ids.role! }), { roleUid: '' }],
     [`${IAM}.IdentityProvidersService`, 'IdentityProvider', '/iam/v2beta1/identityProviders', 'org',
       () => ({ name: 'eq-written', defaultRole: ids.role!, oidc: { issuer: 'https://w.example', clientId: 'w', clientSecret: 's' } }), { description: 'changed' }],
+    // A repo name names one repo in its group, so each create takes a new one.
+    [`${REGISTRY}.ReposService`, 'Repo', '/registry/v2beta1/repos', 'org',
+      () => ({ name: `eq-written-${++written}`, catalogTier: 'CATALOG_TIER_AI', customOverlay: { accounts: { users: [{ username: 'u', uid: 7 }] } } }), { description: 'changed' }],
   ];
 
   for (const [service, resource, path, parentKey, body, change] of writes) {
@@ -154,6 +158,17 @@ describeModes('gRPC and REST answer the same message', (stack) => {
     expect(read.code).toBe('');
     expectSameMessage(method(service, 'GetGroupInvite').output, { ...created, code: '' } as Message, read);
     expectSameMessage(method(service, 'DeleteGroupInvite').output, await call(service, 'DeleteGroupInvite', { uid: created.uid }), {});
+  });
+
+  it('CreateTag (twice: the upsert) and DeleteTag', async () => {
+    const service = `${REGISTRY}.TagsService`;
+    const output = method(service, 'GetTag').output;
+    const created = await call(service, 'CreateTag', { parent: ids.repo!, tag: { name: 'eq', digest: `sha256:${'c'.repeat(64)}` } }) as Message & { uid: string };
+    expectSameMessage(output, created, (await rest().get(`/registry/v2beta1/tags/${created.uid}`)).body);
+    const replaced = await rest().post(`/registry/v2beta1/tags/${ids.repo}`, { name: 'eq', digest: `sha256:${'d'.repeat(64)}` });
+    expect(replaced.body.uid).toBe(created.uid);
+    expectSameMessage(output, await call(service, 'GetTag', { uid: created.uid }), replaced.body);
+    expectSameMessage(method(service, 'DeleteTag').output, await call(service, 'DeleteTag', { uid: created.uid }), {});
   });
 
   it('BatchCreateRoleBindings', async () => {

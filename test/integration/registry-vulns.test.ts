@@ -15,6 +15,29 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
+describe('repo writes over v1', () => {
+  it('create asks v1 to refuse a taken name (preventExisting) instead of overwriting that repo', async () => {
+    const existing = stack.emulator.state.createRepo(org, { name: 'taken', readme: '# keep me', description: 'v1 row' });
+    const refused = await stack.client.post(`/registry/v2beta1/repos/${org}`, { name: 'taken' });
+    expect(aip(refused).code).toBe(6);
+    expect(stack.emulator.state.listRepos({ id: existing.id })[0]).toMatchObject({ readme: '# keep me', description: 'v1 row' });
+  });
+
+  it('PATCH sends back what v1 keeps and v2 does not show: the readme and the output-only sync settings', async () => {
+    const synced = stack.emulator.state.createRepo(org, {
+      name: 'echo', readme: '# docs', catalogTier: 'BASE',
+      sync_config: { source: `${org}/0123456789abcdef`, uniqueTags: true, expiration: '2031-01-01T00:00:00Z', apkoOverlay: 'overlay', gracePeriod: true },
+    });
+    const patched = await stack.client.patch(`/registry/v2beta1/repos/${synced.id}`, { description: 'patched', sync_config: { source: `${org}/0123456789abcdef`, google: 'g' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.sync_config).toMatchObject({ google: 'g', uniqueTags: true, apkoOverlay: 'overlay', gracePeriod: true, expirationTime: '2031-01-01T00:00:00.000Z' });
+    expect(stack.emulator.state.listRepos({ id: synced.id })[0]).toMatchObject({
+      readme: '# docs', description: 'patched', catalogTier: 'BASE',
+      sync_config: { google: 'g', uniqueTags: true, apkoOverlay: 'overlay', gracePeriod: true },
+    });
+  });
+});
+
 describe('tags', () => {
   let repo: string;
   const names = ['latest', '1.2.3', 'sha256-abc.sig', 'nightly-20260101', '1.2.3-r4'];
@@ -54,9 +77,15 @@ describe('tags', () => {
     expect(got.body).toEqual(tag);
   });
 
-  it('are List/Get only', async () => {
-    const create = await stack.client.post(`/registry/v2beta1/tags/${repo}`, { name: 'x', digest: 'sha256:1' });
-    expect(create.status).toBe(501);
+  it('are created through v1, a taken name replacing that tag in place (CreateTag is an upsert)', async () => {
+    const digest = `sha256:${'a'.repeat(64)}`;
+    const made = await stack.client.post(`/registry/v2beta1/tags/${repo}`, { name: 'upsert', digest, bundles: ['x'] });
+    expect(made.status).toBe(200);
+    const again = await stack.client.post(`/registry/v2beta1/tags/${repo}`, { name: 'upsert', digest: `sha256:${'b'.repeat(64)}` });
+    expect(again.body).toMatchObject({ uid: made.body.uid, digest: `sha256:${'b'.repeat(64)}`, bundles: [] });
+    expect(stack.emulator.state.listTags({ name: 'upsert' }).map((t: any) => [t.id, t.digest])).toEqual([[made.body.uid, again.body.digest]]);
+    expect((await stack.client.delete(`/registry/v2beta1/tags/${made.body.uid}`)).body).toEqual({});
+    expect(stack.emulator.state.listTags({ name: 'upsert' })).toEqual([]);
   });
 
   it('are served under the GA prefix /registry/v2 too', async () => {

@@ -5,8 +5,8 @@
  * - `native`: the gateway in native mode on an embedded in-memory store;
  * - `native-pg`: native mode on PostgreSQL (a schema of its own per stack).
  *
- * Tests talk HTTP to `client` only. What v2 cannot create (repos, tags,
- * advisories) comes from `fixtures`, which speak v2 field names in both modes:
+ * Tests talk HTTP to `client` only. What v2 cannot create (advisories, and
+ * repos or tags with fields only the service sets) comes from `fixtures`, which speak v2 field names in both modes:
  * into the emulator's state (through the mapping's v2→v1 renames) or straight
  * into the store as native mode keeps it.
  *
