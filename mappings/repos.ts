@@ -96,5 +96,7 @@ export default defineResource({
   delete: { refuseWhileParentOf: ['tags'] },
   native: {
     uniqueWithinParent: { field: 'name', onCreate: 'refuse' },
+    // Its readme (a singleton at the repo's uid) goes with it.
+    delete: { cascade: [{ kind: 'repoReadmes', field: 'uid' }] },
   },
 });

@@ -56,6 +56,7 @@ export class NativeBackend implements BackendPort {
         this.#registry.get(referrer.kind);
       }
       for (const row of mapping.native?.seed ?? []) this.#seeded.add(`${mapping.name}\0${row.uid}`);
+      if (mapping.native?.singletonOf) this.#registry.get(mapping.native.singletonOf);
     }
   }
 
@@ -125,7 +126,8 @@ export class NativeBackend implements BackendPort {
   async update(mapping: ResourceMapping, uid: string, { value, paths }: Change, _ctx: RequestContext): Promise<Json> {
     const row = await this.#store.transaction(async (tx) => {
       // Locked until commit: a replica patching the same resource waits rather than overwriting this change.
-      const current = await tx.resources.getForUpdate(mapping.name, uid);
+      const stored = await tx.resources.getForUpdate(mapping.name, uid);
+      const current = stored ?? await this.#unwrittenSingleton(tx.resources, mapping, uid, true);
       if (!current) throw notFound(mapping.resourceType, uid);
       this.#refuseSeeded(mapping, uid, 'changed');
       if (paths.length === 0) return current;
@@ -137,6 +139,12 @@ export class NativeBackend implements BackendPort {
       const document = this.#document(mapping, uid, normalize(mapping.fields, merged, { keepOutputOnly: true }), current.createTime, now);
       const namesake = await this.#namesake(tx.resources, mapping, { ...current, body: document });
       if (namesake && namesake.uid !== uid) throw this.#taken(mapping, { ...current, body: document });
+      if (!stored) {
+        // A singleton's first write.
+        const row = { ...current, body: document, updateTime: now };
+        await this.#insert(tx.resources, mapping, row);
+        return row;
+      }
       const replaced = await tx.resources.replace(mapping.name, uid, document, now);
       if (!replaced) throw notFound(mapping.resourceType, uid);
       return replaced;
@@ -241,9 +249,23 @@ export class NativeBackend implements BackendPort {
   }
 
   async #existing(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<StoredResource> {
-    const row = await resources.get(mapping.name, uid);
+    const row = await resources.get(mapping.name, uid) ?? await this.#unwrittenSingleton(resources, mapping, uid, false);
     if (!row) throw notFound(mapping.resourceType, uid);
     return row;
+  }
+
+  /**
+   * A singleton never written, while its owner exists: its zero values, with
+   * the owner's times. `lock` holds the owner's row until commit, so the
+   * owner cannot be deleted under the first write.
+   */
+  async #unwrittenSingleton(resources: ResourceStore, mapping: ResourceMapping, uid: string, lock: boolean): Promise<StoredResource | undefined> {
+    const ownerKind = mapping.native?.singletonOf;
+    if (!ownerKind) return undefined;
+    const owner = lock ? await resources.getForUpdate(ownerKind, uid) : await resources.get(ownerKind, uid);
+    if (!owner) return undefined;
+    const body = this.#document(mapping, uid, normalize(mapping.fields, {}, { keepOutputOnly: false }), owner.createTime, owner.updateTime);
+    return { kind: mapping.name, uid, parent: owner.parent, body, createTime: owner.createTime, updateTime: owner.updateTime };
   }
 
   /** The stored document: the service-assigned uid and times set where the resource has such fields. */

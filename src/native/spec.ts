@@ -112,6 +112,13 @@ export interface NativeSpec {
    */
   readonly uid?: 'child' | 'parent';
   /**
+   * A singleton sub-resource of a resource of this kind, at the same uid (a
+   * repo's readme): it exists exactly while that resource does. Read before
+   * it was ever written, it shows its zero values; the first update writes
+   * its row. The owner's mapping should cascade its delete to it.
+   */
+  readonly singletonOf?: string;
+  /**
    * A field whose value names the resource within its parent (a repo's name
    * in its group, a tag's in its repo). A create with a value another
    * resource there holds: `replace` replaces that resource, keeping its uid

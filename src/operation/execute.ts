@@ -72,7 +72,8 @@ export class OperationRunner {
       case 'update': {
         requireUidp('uid', op.uid);
         const change = readUpdate(mapping.fields, op.body, op.mask);
-        return this.#writes.run(`${mapping.name}\0${op.uid}`, () => backend.update(mapping, op.uid, change, ctx));
+        // Keyed by v1's collection: a repo and its readme are one v1 row, so their read-modify-writes take turns.
+        return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`, () => backend.update(mapping, op.uid, change, ctx));
       }
       case 'delete':
         requireUidp('uid', op.uid);

@@ -609,9 +609,13 @@ function baseMessage(rpc: DescMethod, r: Rand, world: World): Record<string, Jso
     case 'create':
       if (!bodyField) break;
       return { parent: r.pick(resource === 'tags' ? world.uids.repos : world.uids.groups), [bodyField.jsonName]: (body ?? {}) as JsonValue };
-    case 'update':
-      if (!bodyField) break;
+    case 'update': {
+      if (!bodyField || bodyField.fieldKind !== 'message') break;
+      // A sub-resource under its resource's route (a repo's readme) has a body of its own.
+      const fits = body && Object.keys(body).every((key) => bodyField.message.fields.some((f) => f.jsonName === key));
+      if (!fits) return { [bodyField.jsonName]: { ...messageJson(bodyField.message, r, world, { valid: true }), uid: r.pick(own) } as JsonValue };
       return { [bodyField.jsonName]: { ...(body ?? {}), uid: r.pick(own) } as JsonValue, ...(r.chance(0.5) ? { updateMask: 'name' } : {}) };
+    }
   }
   if (rpc.name === 'BatchCreateRoleBindings') return world.batch as Record<string, JsonValue>;
   if (rpc.name === 'LookupIdentity') return { issuer: 'https://issuer.example', subject: r.pick(['bot-0', 'nobody']) };

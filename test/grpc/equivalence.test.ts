@@ -160,6 +160,15 @@ describeModes('gRPC and REST answer the same message', (stack) => {
     expectSameMessage(method(service, 'DeleteGroupInvite').output, await call(service, 'DeleteGroupInvite', { uid: created.uid }), {});
   });
 
+  it('GetRepoReadme and UpdateRepoReadme', async () => {
+    const service = `${REGISTRY}.ReposService`;
+    const output = method(service, 'GetRepoReadme').output;
+    const updated = await call(service, 'UpdateRepoReadme', { repoReadme: { uid: ids.repo!, content: '# eq' } });
+    expectSameMessage(output, updated, (await rest().get(`/registry/v2beta1/repos/${ids.repo}/readme`)).body);
+    const patched = await rest().patch(`/registry/v2beta1/repos/${ids.repo}/readme`, { content: '# rest' });
+    expectSameMessage(output, await call(service, 'GetRepoReadme', { uid: ids.repo! }), patched.body);
+  });
+
   it('CreateTag (twice: the upsert) and DeleteTag', async () => {
     const service = `${REGISTRY}.TagsService`;
     const output = method(service, 'GetTag').output;

@@ -32,6 +32,17 @@ describeModes('repo and tag writes over gRPC', (stack) => {
     expect((await rejected(rpc(REPOS, 'GetRepo', { uid: repo.uid }))).code).toBe(5);
   });
 
+  it('reads and writes the readme sub-resource; a missing repo has none (NOT_FOUND)', async () => {
+    const repo = (await rpc(REPOS, 'CreateRepo', { parent: org, repo: { name: 'readme' } })).uid;
+    expect(await rpc(REPOS, 'GetRepoReadme', { uid: repo })).toEqual({ uid: repo, content: '' });
+    expect(await rpc(REPOS, 'UpdateRepoReadme', { repoReadme: { uid: repo, content: '# Hi' } })).toEqual({ uid: repo, content: '# Hi' });
+    expect(await rpc(REPOS, 'GetRepoReadme', { uid: repo })).toEqual({ uid: repo, content: '# Hi' });
+    const missing = await rejected(rpc(REPOS, 'GetRepoReadme', { uid: `${org}/0123456789abcdef` }));
+    expect(missing.code).toBe(5);
+    expect(byType(missing.details).ResourceInfo.resourceType).toBe('registry.chainguard.dev/RepoReadme');
+    expect((await rejected(rpc(REPOS, 'UpdateRepoReadme', { repoReadme: { uid: 'nope', content: 'x' } }))).code).toBe(3);
+  });
+
   it('refuses a taken name (ALREADY_EXISTS), reserved overlay keys and a changed inherited field (INVALID_ARGUMENT)', async () => {
     await rpc(REPOS, 'CreateRepo', { parent: org, repo: { name: 'once' } });
     expect((await rejected(rpc(REPOS, 'CreateRepo', { parent: org, repo: { name: 'once' } }))).code).toBe(6);

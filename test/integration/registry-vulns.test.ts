@@ -38,6 +38,18 @@ describe('repo writes over v1', () => {
   });
 });
 
+describe('the repo readme over v1', () => {
+  it('is the v1 row\'s readme; its PATCH is the repo\'s PUT with only readme changed', async () => {
+    const repo = stack.emulator.state.createRepo(org, { name: 'docs', readme: '# v1', description: 'kept', bundles: ['b'], sync_config: { source: `${org}/0123456789abcdef`, uniqueTags: true } });
+    const before = (await stack.client.get(`/registry/v1/repos`, { id: repo.id })).body.items[0];
+    expect((await stack.client.get(`/registry/v2beta1/repos/${repo.id}/readme`)).body).toEqual({ uid: repo.id, content: '# v1' });
+    const written = await stack.client.patch(`/registry/v2beta1/repos/${repo.id}/readme`, { content: '# v2' });
+    expect(written.body).toEqual({ uid: repo.id, content: '# v2' });
+    const after = (await stack.client.get(`/registry/v1/repos`, { id: repo.id })).body.items[0];
+    expect(after).toEqual({ ...before, readme: '# v2' });
+  });
+});
+
 describe('tags', () => {
   let repo: string;
   const names = ['latest', '1.2.3', 'sha256-abc.sig', 'nightly-20260101', '1.2.3-r4'];

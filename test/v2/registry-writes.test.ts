@@ -1,6 +1,7 @@
 /**
  * Repo and tag writes in every mode, over REST: create, PATCH (masks, the
- * synced-repo and overlay rules), delete, and CreateTag as an upsert.
+ * synced-repo and overlay rules), delete, the readme sub-resource, and
+ * CreateTag as an upsert.
  */
 import { expect, it } from 'vitest';
 import { describeModes } from '../support/modes.ts';
@@ -114,6 +115,29 @@ describeModes('repo and tag writes', (stack) => {
     expect((await client().delete(`${repos}/${uid}`)).body).toEqual({});
     expect(aip(await client().get(`${repos}/${uid}`)).code).toBe(5);
     expect(aip(await client().delete(`${repos}/${uid}`)).code).toBe(5);
+  });
+
+  it('GetRepoReadme and UpdateRepoReadme: a sub-resource at the repo\'s uid, empty until written, apart from the repo', async () => {
+    const uid = (await client().post(`${repos}/${org}`, { name: 'documented', description: 'd' })).body.uid;
+    expect((await client().get(`${repos}/${uid}/readme`)).body).toEqual({ uid, content: '' });
+    const written = await client().patch(`${repos}/${uid}/readme`, { content: '# Hello\n' });
+    expect(written.status).toBe(200);
+    expect(written.body).toEqual({ uid, content: '# Hello\n' });
+    expect((await client().get(`${repos}/${uid}/readme`)).body).toEqual(written.body);
+    // The repo neither shows the readme nor loses it when patched.
+    const repo = await client().patch(`${repos}/${uid}`, { description: 'changed' });
+    expect(repo.body).not.toHaveProperty('readme');
+    expect(repo.body.description).toBe('changed');
+    expect((await client().get(`${repos}/${uid}/readme`)).body.content).toBe('# Hello\n');
+    // A mask naming content with no content clears it; an unknown key is refused.
+    expect((await client().patch(`${repos}/${uid}/readme`, {}, { update_mask: 'content' })).body).toEqual({ uid, content: '' });
+    expect(aip(await client().patch(`${repos}/${uid}/readme`, { readme: 'x' })).code).toBe(3);
+    // No repo, no readme; a deleted repo takes its readme with it.
+    expect(aip(await client().get(`${repos}/${org}/0123456789abcdef/readme`)).code).toBe(5);
+    expect(aip(await client().patch(`${repos}/${org}/0123456789abcdef/readme`, { content: 'x' })).code).toBe(5);
+    await client().patch(`${repos}/${uid}/readme`, { content: 'again' });
+    expect((await client().delete(`${repos}/${uid}`)).status).toBe(200);
+    expect(aip(await client().get(`${repos}/${uid}/readme`)).code).toBe(5);
   });
 
   it('CreateTag: under its repo; a taken name updates that tag in place (an upsert)', async () => {
