@@ -51,7 +51,8 @@ async function main(): Promise<void> {
     const org = emulator.demo.orgId;
     process.stdout.write(
       `\nv2gw is serving v2beta1 at ${address}, backed by an in-process v1 emulator (${emulator.url}) seeded with a demo organisation.\n` +
-        `Any bearer token is accepted by the emulator. Try:\n\n` +
+        `Mode ${summary.fields.mode}; store ${summary.fields.store}; page tokens ${summary.fields.pageTokens}.\n` +
+        `Any bearer token is accepted by the emulator. Try (README.md, "The first ten minutes", creates one of everything):\n\n` +
         `  curl -s -H 'Authorization: Bearer demo' '${address}/iam/v2beta1/groups?uidp.descendants_of=${org}&order_by=name'\n` +
         `  curl -s -H 'Authorization: Bearer demo' '${address}/iam/v2beta1/roleBindings?uidp.descendants_of=${org}'\n` +
         `  curl -s -H 'Authorization: Bearer demo' '${address}/registry/v2beta1/repos?uidp.descendants_of=${org}'\n\n` +

@@ -4,7 +4,9 @@
  * a deployment must not miss. Pure: the CLI logs what this returns.
  */
 import { createHash } from 'node:crypto';
-import { describeStore, storeLocation, type Config } from './config.ts';
+import { join } from 'node:path';
+import { describeStore, type Config } from './config.ts';
+import { SQLITE_FILE } from './store/sqlite.ts';
 
 /**
  * A short, stable name for a secret: replicas that print the same fingerprint
@@ -33,7 +35,7 @@ export function startupSummary(config: Config, facts: StartupFacts): StartupSumm
     version: facts.version,
     address: facts.address,
     mode: config.mode,
-    store: describeStore(storeLocation(config)),
+    store: storeSummary(config),
     pageTokens: config.pageTokenKey
       ? `sealed with the configured key ${keyFingerprint(config.pageTokenKey)}`
       : 'sealed with a random key per process (not shared by replicas, lost on restart)',
@@ -48,6 +50,12 @@ export function startupSummary(config: Config, facts: StartupFacts): StartupSumm
   }
   if (!config.dataDir && !config.store) warnings.push('no --data-dir or --store: the store is in memory, so everything it keeps is lost when the process ends');
   return { fields, warnings };
+}
+
+/** The store's engine and where it is: `PostgreSQL postgres://app:***@db/v2gw`, `SQLite /data/v2gw.sqlite`, `SQLite in memory`. */
+function storeSummary(config: Config): string {
+  if (config.store) return `PostgreSQL ${describeStore(config.store)}`;
+  return config.dataDir ? `SQLite ${join(config.dataDir, SQLITE_FILE)}` : 'SQLite in memory';
 }
 
 /** A URL fit for logs: user and password, if any, masked. */

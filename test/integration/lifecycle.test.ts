@@ -1,6 +1,9 @@
 /** The gateway as a process: the CLI, its exit codes, and shutdown that finishes what it acknowledged. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Client, startStack } from '../support/stack.ts';
 
@@ -72,6 +75,38 @@ describe('npm start (src/cli.ts)', () => {
       run1.child.kill('SIGTERM');
       run2.child.kill('SIGTERM');
       await Promise.all([once(run1.child, 'exit'), once(run2.child, 'exit')]);
+    }
+  });
+
+  it('names the store by engine and place with its password masked; no secret from flags, variables or files reaches the output', async () => {
+    const password = 'pg-password-never-logged';
+    const key = 'key-from-a-file-never-logged-0123';
+    const dir = mkdtempSync(join(tmpdir(), 'v2gw-secrets-'));
+    writeFileSync(join(dir, 'key'), key);
+    const proc = run(['--port', '0', '--mode', 'native', '--store', `postgres://postgres:${password}@127.0.0.1:5432/test`], { V2GW_PAGE_TOKEN_KEY_FILE: join(dir, 'key') });
+    try {
+      await waitFor(() => proc.out().includes('v2gw listening'));
+      expect(proc.out()).toContain('"store":"PostgreSQL postgres://postgres:***@127.0.0.1:5432/test"');
+      expect(proc.out()).toMatch(/sealed with the configured key [0-9a-f]{8}/);
+    } finally {
+      proc.child.kill('SIGTERM');
+      await once(proc.child, 'exit');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    for (const secret of [password, key]) {
+      expect(proc.out()).not.toContain(secret);
+      expect(proc.err()).not.toContain(secret);
+    }
+  });
+
+  it('prints the mode, the store and the page-token key in the demo banner too', async () => {
+    const proc = run(['--port', '0', '--log-level', 'warn']);
+    try {
+      await waitFor(() => proc.out().includes('grpcurl'));
+      expect(proc.out()).toContain('Mode translate; store SQLite in memory; page tokens sealed with a random key per process');
+    } finally {
+      proc.child.kill('SIGTERM');
+      await once(proc.child, 'exit');
     }
   });
 

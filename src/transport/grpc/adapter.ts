@@ -44,6 +44,9 @@ export function grpcAdapter(options: GrpcAdapterOptions): Handler {
   const connect = connectNodeAdapter({
     routes: options.routes,
     readMaxBytes: options.readMaxBytes,
+    // Connect's JSON (the real service does not speak it) names fields, so a key the message lacks is
+    // a mistake to report, as grpcurl reports it: discarded, `{"group": {"parent": …}}` would create a root organisation.
+    jsonOptions: { ignoreUnknownFields: false },
     requestGate: requestGate(options.log, options.metrics),
     fallback: fallback as ConnectFallback,
   }) as Handler;

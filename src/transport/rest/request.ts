@@ -9,6 +9,7 @@ import { camelToSnake, snakeToCamel } from '../../aip/names.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { isObject, type Json } from '../../engine/shape.ts';
 import type { Operation } from '../../operation/operation.ts';
+import { refuseUnknownQueryKeys } from './query-keys.ts';
 
 export interface RestInput {
   /** The route's variables by proto field path, decoded. */
@@ -22,6 +23,7 @@ export function restOperation(binding: Binding, input: RestInput): Operation {
   const { mapping, kind } = binding;
   const target = binding.target ? input.variables[binding.target] ?? '' : '';
   if (binding.target) refuseMisplaced(binding, input.query, target);
+  refuseUnknownQueryKeys(binding, input.query);
   switch (kind) {
     case 'list':
     case 'lookup':
