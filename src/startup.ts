@@ -19,6 +19,8 @@ export function keyFingerprint(key: string): string {
 
 export interface StartupFacts {
   address: string;
+  /** Where /metrics, /healthz and /readyz are served apart from the API (--admin-port), if anywhere. */
+  adminAddress?: string | undefined;
   version: string;
   /** The v1 backend in use (translate mode), and whether it is the in-process demo emulator. */
   v1Url?: string;
@@ -34,6 +36,7 @@ export function startupSummary(config: Config, facts: StartupFacts): StartupSumm
   const fields: Record<string, unknown> = {
     version: facts.version,
     address: facts.address,
+    ...(facts.adminAddress ? { adminAddress: facts.adminAddress } : {}),
     mode: config.mode,
     store: storeSummary(config),
     pageTokens: config.pageTokenKey

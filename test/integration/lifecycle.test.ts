@@ -78,16 +78,18 @@ describe('npm start (src/cli.ts)', () => {
     }
   });
 
-  it('names the store by engine and place with its password masked; no secret from flags, variables or files reaches the output', async () => {
+  it('names the store by engine and place with its password masked, and both ports; no secret from flags, variables or files reaches the output', async () => {
     const password = 'pg-password-never-logged';
     const key = 'key-from-a-file-never-logged-0123';
     const dir = mkdtempSync(join(tmpdir(), 'v2gw-secrets-'));
     writeFileSync(join(dir, 'key'), key);
-    const proc = run(['--port', '0', '--mode', 'native', '--store', `postgres://postgres:${password}@127.0.0.1:5432/test`], { V2GW_PAGE_TOKEN_KEY_FILE: join(dir, 'key') });
+    const proc = run(['--port', '0', '--admin-port', '0', '--mode', 'native', '--store', `postgres://postgres:${password}@127.0.0.1:5432/test`], { V2GW_PAGE_TOKEN_KEY_FILE: join(dir, 'key') });
     try {
       await waitFor(() => proc.out().includes('v2gw listening'));
       expect(proc.out()).toContain('"store":"PostgreSQL postgres://postgres:***@127.0.0.1:5432/test"');
       expect(proc.out()).toMatch(/sealed with the configured key [0-9a-f]{8}/);
+      // Both ports: the API's and the admin listener's.
+      expect(proc.out()).toMatch(/"address":"http:\/\/127\.0\.0\.1:\d+","adminAddress":"http:\/\/127\.0\.0\.1:\d+"/);
     } finally {
       proc.child.kill('SIGTERM');
       await once(proc.child, 'exit');
