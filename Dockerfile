@@ -33,9 +33,10 @@ VOLUME /data
 USER node
 EXPOSE 8080
 STOPSIGNAL SIGTERM
-# slim has no curl: the probe is a small script that reads the same V2GW_* settings
-# as the gateway, so it follows V2GW_PORT, V2GW_HOST and TLS (flags given to
-# `docker run … v2gw --port N` are not seen by it: prefer the variables).
+# slim has no curl: the probe is a small script that reads the same settings as the
+# gateway — the V2GW_* variables, and the flags of the gateway's command line, which it
+# reads from PID 1 (`docker run v2gw node src/cli.ts --port 9000`, with or without --init) —
+# so it follows any port, host and TLS.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "src/healthcheck.ts"]
 CMD ["node", "src/cli.ts"]

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../src/config.ts';
-import { probeHost } from '../../src/healthcheck.ts';
+import { gatewayFlags, probeHost } from '../../src/healthcheck.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8');
@@ -70,6 +71,34 @@ describe('src/healthcheck.ts', () => {
     expect(probeHost('0.0.0.0')).toBe('127.0.0.1');
     expect(probeHost('::')).toBe('::1');
     expect(probeHost('10.1.2.3')).toBe('10.1.2.3');
+  });
+
+  it('reads the gateway\'s own flags from a container\'s PID 1 command line, with or without an init in front', () => {
+    expect(gatewayFlags('node\0src/cli.ts\0--port\09000\0--host\0::\0')).toEqual(['--port', '9000', '--host', '::']);
+    expect(gatewayFlags('/sbin/docker-init\0--\0node\0/app/src/cli.ts\0--port=9001\0')).toEqual(['--port=9001']);
+    expect(gatewayFlags('node\0src/cli.ts\0')).toEqual([]);
+    expect(gatewayFlags('/sbin/init\0splash\0')).toEqual([]);
+    expect(gatewayFlags('node\0src/healthcheck.ts\0--port\01\0')).toEqual([]);
+    // Flags win over the image's V2GW_PORT, as they do for the gateway.
+    expect(loadConfig(gatewayFlags('node\0src/cli.ts\0--port\09000\0'), { V2GW_PORT: '8080' }).port).toBe(9000);
+  });
+
+  it('passes for a gateway started with --port and --host flags when given the same flags', async () => {
+    const port = await freePort();
+    const flags = ['--port', String(port), '--host', '127.0.0.2', '--mode', 'native'];
+    const gateway = spawn(process.execPath, [`${ROOT}src/cli.ts`, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    gateway.stdout.on('data', (chunk) => (out += chunk));
+    const probe = async (args: string[]) => (await once(spawn(process.execPath, [`${ROOT}src/healthcheck.ts`, ...args], { stdio: 'ignore' }), 'exit'))[0];
+    try {
+      const until = Date.now() + 15_000;
+      while (!out.includes('v2gw listening') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(await probe(flags)).toBe(0);
+      expect(await probe(['--port', String(port)])).toBe(1);
+    } finally {
+      gateway.kill('SIGTERM');
+      await once(gateway, 'exit');
+    }
   });
 
   it('passes for a gateway on any V2GW_PORT and V2GW_HOST, and fails where none answers', async () => {
