@@ -74,13 +74,15 @@ describe('src/healthcheck.ts', () => {
   });
 
   it('reads the gateway\'s own flags from a container\'s PID 1 command line, with or without an init in front', () => {
-    expect(gatewayFlags('node\0src/cli.ts\0--port\09000\0--host\0::\0')).toEqual(['--port', '9000', '--host', '::']);
-    expect(gatewayFlags('/sbin/docker-init\0--\0node\0/app/src/cli.ts\0--port=9001\0')).toEqual(['--port=9001']);
-    expect(gatewayFlags('node\0src/cli.ts\0')).toEqual([]);
-    expect(gatewayFlags('/sbin/init\0splash\0')).toEqual([]);
-    expect(gatewayFlags('node\0src/healthcheck.ts\0--port\01\0')).toEqual([]);
+    /** A command line as /proc/N/cmdline holds it: each argument ended by NUL. */
+    const cmdline = (...args: string[]) => args.map((arg) => `${arg}\x00`).join('');
+    expect(gatewayFlags(cmdline('node', 'src/cli.ts', '--port', '9000', '--host', '::'))).toEqual(['--port', '9000', '--host', '::']);
+    expect(gatewayFlags(cmdline('/sbin/docker-init', '--', 'node', '/app/src/cli.ts', '--port=9001'))).toEqual(['--port=9001']);
+    expect(gatewayFlags(cmdline('node', 'src/cli.ts'))).toEqual([]);
+    expect(gatewayFlags(cmdline('/sbin/init', 'splash'))).toEqual([]);
+    expect(gatewayFlags(cmdline('node', 'src/healthcheck.ts', '--port', '1'))).toEqual([]);
     // Flags win over the image's V2GW_PORT, as they do for the gateway.
-    expect(loadConfig(gatewayFlags('node\0src/cli.ts\0--port\09000\0'), { V2GW_PORT: '8080' }).port).toBe(9000);
+    expect(loadConfig(gatewayFlags(cmdline('node', 'src/cli.ts', '--port', '9000')), { V2GW_PORT: '8080' }).port).toBe(9000);
   });
 
   it('passes for a gateway started with --port and --host flags when given the same flags', async () => {
