@@ -10,13 +10,15 @@ import { TOKEN, aip } from '../support/stack.ts';
 
 /** Each creatable resource: REST collection, gRPC service and message, the request's body field in JSON. */
 const CREATES = [
-  ['groups', 'GroupsService', 'Group', 'group'],
-  ['identities', 'IdentitiesService', 'Identity', 'identity'],
-  ['roles', 'RolesService', 'Role', 'role'],
-  ['roleBindings', 'RoleBindingsService', 'RoleBinding', 'roleBinding'],
-  ['identityProviders', 'IdentityProvidersService', 'IdentityProvider', 'identityProvider'],
-  ['accountAssociations', 'AccountAssociationsService', 'AccountAssociation', 'accountAssociation'],
-  ['groupInvites', 'GroupInvitesService', 'GroupInvite', 'groupInvite'],
+  ['iam/v2beta1/groups', 'iam.v2beta1.GroupsService', 'Group', 'group'],
+  ['iam/v2beta1/identities', 'iam.v2beta1.IdentitiesService', 'Identity', 'identity'],
+  ['iam/v2beta1/roles', 'iam.v2beta1.RolesService', 'Role', 'role'],
+  ['iam/v2beta1/roleBindings', 'iam.v2beta1.RoleBindingsService', 'RoleBinding', 'roleBinding'],
+  ['iam/v2beta1/identityProviders', 'iam.v2beta1.IdentityProvidersService', 'IdentityProvider', 'identityProvider'],
+  ['iam/v2beta1/accountAssociations', 'iam.v2beta1.AccountAssociationsService', 'AccountAssociation', 'accountAssociation'],
+  ['iam/v2beta1/groupInvites', 'iam.v2beta1.GroupInvitesService', 'GroupInvite', 'groupInvite'],
+  ['registry/v2beta1/repos', 'registry.v2beta1.ReposService', 'Repo', 'repo'],
+  ['registry/v2beta1/tags', 'registry.v2beta1.TagsService', 'Tag', 'tag'],
 ] as const;
 
 describeModes('first minutes', (stack) => {
@@ -71,10 +73,10 @@ describeModes('first minutes', (stack) => {
 
   it.each(CREATES)('REST: a parent in the body or the query of POST /%s is refused, and no root organisation appears', async (collection) => {
     const before = await roots();
-    const inBody = await client().post(`/iam/v2beta1/${collection}`, { name: 'misplaced', parent: org });
+    const inBody = await client().post(`/${collection}`, { name: 'misplaced', parent: org });
     expect(inBody.status).toBe(400);
     expect(aip(inBody).byType.BadRequest.fieldViolations[0].field).toBe('parent');
-    const inQuery = await client().call('POST', `/iam/v2beta1/${collection}`, { body: { name: 'misplaced' }, query: { parent: org } });
+    const inQuery = await client().call('POST', `/${collection}`, { body: { name: 'misplaced' }, query: { parent: org } });
     expect(inQuery.status).toBe(400);
     expect(aip(inQuery).byType.BadRequest.fieldViolations[0].field).toBe('parent');
     expect(await roots()).toBe(before);
@@ -82,7 +84,7 @@ describeModes('first minutes', (stack) => {
 
   it.each(CREATES)('gRPC (Connect JSON): a parent inside the %s message is refused, and no root organisation appears', async (_collection, service, message, bodyField) => {
     const before = await roots();
-    const response = await fetch(`${stack().url}/chainguard.platform.iam.v2beta1.${service}/Create${message}`, {
+    const response = await fetch(`${stack().url}/chainguard.platform.${service}/Create${message}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: TOKEN },
       body: JSON.stringify({ [bodyField]: { parent: org } }),
