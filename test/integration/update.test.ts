@@ -111,6 +111,26 @@ describe('concurrent PATCHes through one gateway', () => {
   });
 });
 
+describe('concurrent PATCHes of one v1 row through two v2 resources', () => {
+  it('a repo and its readme take turns, so neither change is lost', async () => {
+    const slow = await startStack({ emulator: { latencyMs: 5 } });
+    try {
+      const orgId = slow.emulator.state.createGroup(null, { name: 'race' }).id;
+      const uids = Array.from({ length: 4 }, (_, i) => slow.emulator.state.createRepo(orgId, { name: `repo-${i}`, readme: 'start' }).id);
+      const replies = await Promise.all(uids.flatMap((uid, i) => [
+        slow.client.patch(`/registry/v2beta1/repos/${uid}`, { description: `described-${i}` }),
+        slow.client.patch(`/registry/v2beta1/repos/${uid}/readme`, { content: `readme-${i}` }),
+      ]));
+      expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+      for (const [i, uid] of uids.entries()) {
+        expect(slow.emulator.state.listRepos({ id: uid })[0]).toMatchObject({ description: `described-${i}`, readme: `readme-${i}` });
+      }
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('PATCH other resources', () => {
   it('identities: switching the relationship oneof replaces the old member', async () => {
     const uid = stack.emulator.state.createIdentity(org, { name: 'switcher', claimMatch: { issuer: 'https://issuer', subject: 's' } }).id;
