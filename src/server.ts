@@ -2,7 +2,6 @@
  * Builds the gateway from a configuration: the only place where plugins,
  * hooks and adapters are wired together.
  */
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
@@ -16,6 +15,7 @@ import { healthRoutes } from './transport/grpc/health.ts';
 import { reflectionRoutes } from './transport/grpc/reflection.ts';
 import { grpcRoutes } from './transport/grpc/service.ts';
 import { grpcAdapter } from './transport/grpc/adapter.ts';
+import { requestIdOf } from './transport/request-id.ts';
 import { createListener } from './transport/listener.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { HydrationCache } from './engine/hydration-cache.ts';
@@ -115,8 +115,9 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
     clientErrorHandler: (error, socket) => answerClientError(error, socket, log, limits),
     bodyLimit: config.bodyLimit,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The caller's x-request-id when it is usable (request-id.ts), the same rule as gRPC's.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']),
     return503OnClosing: true,
     // Errors Fastify raises before routing (a malformed %-escape in the URL) leave as AIP-193 too.
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),

@@ -20,6 +20,8 @@
  *   stream was reset): messages and details are now bounded.
  * - A REST parse error cut an emoji in half (a lone surrogate in the body).
  * - A HEAD the HTTP parser refused got a body.
+ * - A caller's x-request-id of any length was logged with every line and
+ *   echoed in headers: one over 128 characters, or with a space, is replaced.
  * - Over h2c, a method no route has (HTTP/2 carries any token) answered 500
  *   and wrote Fastify's whole router into the log.
  * - A gRPC call to an unknown method got REST's 404.
@@ -275,6 +277,18 @@ describeModes('fuzz findings on REST, pinned', (stack) => {
       }
     } finally {
       session.close();
+    }
+  });
+
+  it("a caller's x-request-id is kept when usable and replaced when not, on REST and gRPC alike", async () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    for (const [sent, kept] of [['trace-0af7651916cd43dd', true], ['r'.repeat(128), true], ['r'.repeat(129), false], ['two words', false], ['', false]] as const) {
+      const rest = await stack().client.get('/iam/v2beta1/groups/nope', undefined, { headers: { 'x-request-id': sent } });
+      const grpc = await rawGrpc(stack().url, `/${GROUPS}/GetGroup`, frame(Buffer.from([0x17])), { 'x-request-id': sent });
+      for (const id of [rest.headers.get('x-request-id'), rest.body.details[0].metadata.requestId, grpc.headers['x-request-id'], grpc.details!.details[0].metadata.requestId]) {
+        if (kept) expect(id).toBe(sent);
+        else expect(id).toMatch(UUID);
+      }
     }
   });
 

@@ -13,12 +13,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { randomUUID } from 'node:crypto';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../aip/errors.ts';
 import { Code } from '../../rpc-status.ts';
+import { requestIdOf } from '../request-id.ts';
 import { requestGate } from './framework-errors.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { Handler } from '../listener.ts';
@@ -77,7 +77,7 @@ function dropUnarmableTimeout(req: Request): void {
 function unknownMethod(req: Request, res: Response): void {
   const path = String(req.url ?? '').split('?', 1)[0]!;
   const service = /^\/([^/]+)\//.exec(path)?.[1] ?? '';
-  const requestId = String(req.headers['x-request-id'] ?? '') || randomUUID();
+  const requestId = requestIdOf(req.headers['x-request-id']);
   const error = new ApiError(Code.UNIMPLEMENTED, `no service of this gateway has the method ${path}`);
   (res as ServerResponse).writeHead(200, {
     'content-type': String(req.headers['content-type']),

@@ -18,15 +18,15 @@
  * left alone. One without details after the handler began is the gateway's
  * own failure (a response it could not encode): INTERNAL, and logged.
  */
-import { randomUUID } from 'node:crypto';
 import { ConnectError, createContextKey, type HandlerContext } from '@connectrpc/connect';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, internal, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
+import { requestIdOf } from '../request-id.ts';
 import { completeConnectError, domainForService } from './status.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 
-/** The call's request id: the caller's `x-request-id`, or a new one. */
+/** The call's request id: the caller's `x-request-id` when usable, or a new one (request-id.ts). */
 export const REQUEST_ID = createContextKey('', { description: 'x-request-id' });
 /** Set once the RPC's handler has the decoded message. */
 const HANDLER_RAN = createContextKey(false, { description: 'the handler ran' });
@@ -41,7 +41,7 @@ export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics): (
   return (context) => {
     const started = performance.now();
     metrics?.grpcStarted(context.service.typeName, context.method.name);
-    const requestId = context.requestHeader.get('x-request-id') || randomUUID();
+    const requestId = requestIdOf(context.requestHeader.get('x-request-id'));
     const rpc = `${context.service.typeName}/${context.method.name}`;
     let logged = false;
     // The access line, as REST has one: every call ends through abort, with its error or with none.

@@ -10,6 +10,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import { ApiError, deadlineExceeded, domainForPath, internal, invalidField, notFound, retryDelayOf, toAipBody } from '../../aip/errors.ts';
 import { Code } from '../../rpc-status.ts';
 import type { Handler } from '../listener.ts';
+import { requestIdOf } from '../request-id.ts';
 
 function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
@@ -99,7 +100,7 @@ export function refuseUnroutedMethods(handler: Handler, supported: () => readonl
   return (req, res) => {
     const method = req.method ?? '';
     if (supported().includes(method)) return handler(req, res);
-    const requestId = String(req.headers['x-request-id'] ?? '') || randomUUID();
+    const requestId = requestIdOf(req.headers['x-request-id']);
     const body = JSON.stringify(toAipBody(methodNotServed(method), domainForPath(String(req.url ?? '/')), requestId));
     log.info({ reqId: requestId, method: method.slice(0, 64), remoteAddress: req.socket?.remoteAddress }, 'request refused before routing');
     (res as http.ServerResponse).writeHead(501, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
