@@ -283,8 +283,13 @@ export class Http2Channel {
 
   #connect(): http2.ClientHttp2Session {
     if (!this.#session || this.#session.closed || this.#session.destroyed) {
-      this.#session = http2.connect(this.#url);
-      this.#session.on('error', () => {});
+      const session = http2.connect(this.#url);
+      session.on('error', () => {});
+      // A server that sent GOAWAY takes no new streams on this session: the next request opens another.
+      session.on('goaway', () => {
+        if (this.#session === session) this.#session = undefined;
+      });
+      this.#session = session;
     }
     return this.#session;
   }
@@ -490,12 +495,23 @@ export interface Channels {
 
 function dispatch(channels: Channels, request: FuzzRequest): Promise<Outcome> {
   switch (request.channel) {
-    case 'rest': return request.http2 ? channels.http2.rest(request) : sendRest(channels.url, request);
+    case 'rest': return request.http2 ? retryRefused(() => channels.http2.rest(request)) : sendRest(channels.url, request);
     case 'grpc': return channels.grpc.send(request);
-    case 'grpc-raw': return channels.http2.send(request);
+    case 'grpc-raw': return retryRefused(() => channels.http2.send(request));
     case 'grpc-web': return sendGrpcWeb(channels.url, request);
     case 'connect': return sendConnect(channels.url, request);
   }
+}
+
+/**
+ * RST_STREAM REFUSED_STREAM promises the stream was not processed, and clients retry it on a new
+ * connection, as this does once. Node refuses the streams a session opened after its GOAWAY, which it
+ * sends when another request on the same session broke a limit (a header block over 64 KiB).
+ */
+async function retryRefused(send: () => Promise<Outcome>): Promise<Outcome> {
+  const first = await send();
+  const refused = first.problems.length > 0 && first.problems.every((p) => p.includes(`code ${http2.constants.NGHTTP2_REFUSED_STREAM})`) || p.includes('NGHTTP2_REFUSED_STREAM'));
+  return refused ? send() : first;
 }
 
 /** The code an outcome's summary names (`grpc 4`, `HTTP 504 code 4`, `connect deadline_exceeded`). */
