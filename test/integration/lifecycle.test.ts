@@ -154,12 +154,14 @@ describe('npm run emulator (src/emulator/v1/cli.ts)', () => {
     expect(proc.out()).toContain('--omit-group-timestamps');
   });
 
-  it.each([['--bogus'], ['--port', '0x50'], ['--port', '70000'], ['--seed', 'lots'], ['--latency-ms', '-5']])('refuses %j in one plain line with exit code 2, no stack trace', async (...args) => {
+  it.each([['--bogus'], ['--port', '0x50'], ['--port', '70000'], ['--port', '-1'], ['--port=1e3'], ['--seed', 'lots'], ['--latency-ms', '-5']])('refuses %j in one plain line with exit code 2, no stack trace', async (...args) => {
     const proc = run(args, {}, EMULATOR_CLI);
     const [code] = await once(proc.child, 'exit');
     expect(code).toBe(2);
     const first = proc.err().split('\n')[0]!;
     expect(first).toMatch(/^v1 emulator: /);
+    // The problem is one line; a blank line, then the usage.
+    expect(proc.err().split('\n')[1]).toBe('');
     expect(proc.err()).toContain('Usage: npm run emulator');
     expect(proc.err()).not.toMatch(/\n\s+at /);
   });

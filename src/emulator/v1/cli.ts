@@ -45,7 +45,8 @@ try {
     strict: true,
   }));
 } catch (error) {
-  refuse((error as Error).message);
+  // parseArgs words some refusals on two lines (`--port -1`: "ambiguous" and a hint); one line reads better in a log.
+  refuse((error as Error).message.replace(/\s*\n\s*/g, " "));
 }
 if (values.help) {
   process.stdout.write(USAGE);
