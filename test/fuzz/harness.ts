@@ -16,6 +16,7 @@
  */
 import http from 'node:http';
 import http2 from 'node:http2';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { fromBinary, fromJson, toJson, type DescMessage, type JsonValue, type Message } from '@bufbuild/protobuf';
 import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMessage } from '@bufbuild/protobuf/reflect';
 import { ConnectError, createClient, type Client, type Transport } from '@connectrpc/connect';
@@ -411,7 +412,7 @@ function headerListSize(request: RestRequest): number {
 // ---- gRPC-Web over HTTP/1.1 -------------------------------------------------------------------------
 
 /** A gRPC-Web answer: its message frames, and the trailer frame's `name: value` lines (absent for trailers-only). */
-function splitGrpcWeb(body: Buffer): { messages: Buffer; trailers: Record<string, string>; problem?: string } {
+function splitGrpcWeb(body: Buffer, encoding: string): { messages: Buffer; trailers: Record<string, string>; problem?: string } {
   let at = 0;
   while (at + 5 <= body.length) {
     const flags = body[at]!;
@@ -419,7 +420,16 @@ function splitGrpcWeb(body: Buffer): { messages: Buffer; trailers: Record<string
     if (at + 5 + length > body.length) return { messages: body, trailers: {}, problem: `a gRPC-Web frame promises ${length} bytes past the end of the body` };
     if (flags & 0x80) {
       if (at + 5 + length !== body.length) return { messages: body, trailers: {}, problem: 'bytes after the gRPC-Web trailer frame' };
-      const lines = body.subarray(at + 5).toString('latin1').split('\r\n').filter(Boolean);
+      // A trailer frame is compressed like a message when the answer's grpc-encoding says so (flag bit 0).
+      let raw = body.subarray(at + 5);
+      if (flags & 1) {
+        try {
+          raw = encoding === 'br' ? brotliDecompressSync(raw) : gunzipSync(raw);
+        } catch (error) {
+          return { messages: body, trailers: {}, problem: `a compressed gRPC-Web trailer frame that does not decompress (${encoding}): ${(error as Error).message}` };
+        }
+      }
+      const lines = raw.toString('latin1').split('\r\n').filter(Boolean);
       const trailers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
       return { messages: body.subarray(0, at), trailers };
     }
@@ -435,7 +445,7 @@ export async function sendGrpcWeb(url: URL, request: GrpcWebRequest): Promise<Ou
   } catch (error) {
     return { summary: 'no answer', problems: [`no HTTP answer: ${(error as Error).message}`] };
   }
-  const { messages, trailers, problem } = splitGrpcWeb(answer.bytes!);
+  const { messages, trailers, problem } = splitGrpcWeb(answer.bytes!, String(answer.headers['grpc-encoding'] ?? ''));
   const outcome = judgeGrpcRaw(request, { ...answer.headers, ':status': String(answer.status) } as http2.IncomingHttpHeaders, trailers, messages);
   if (problem && String(answer.headers['content-type'] ?? '').startsWith('application/grpc-web')) outcome.problems.push(problem);
   return outcome;
