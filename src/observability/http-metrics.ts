@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The contract's path template that matched (`/iam/v2beta1/groups/{uid=**}`), set by the v2 routes. */
     routeTemplate?: string;
+    /** Ends this request's count among the active ones. */
+    endActive?: () => void;
   }
 }
 
@@ -24,7 +26,16 @@ function routeLabel(request: FastifyRequest): string {
 /** Observes every HTTP request Fastify answers (gRPC calls are counted by the gRPC request gate). */
 export function observeHttp(app: FastifyInstance, metrics: GatewayMetrics): void {
   app.decorateRequest('routeTemplate', undefined);
+  app.decorateRequest('endActive', undefined);
+  app.addHook('onRequest', async (request) => {
+    request.endActive = metrics.httpStarted();
+  });
+  // A caller that leaves before its answer ends the request too.
+  app.addHook('onRequestAbort', async (request) => {
+    request.endActive?.();
+  });
   app.addHook('onResponse', async (request, reply) => {
+    request.endActive?.();
     metrics.httpServer(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
     if (request.routeTemplate) {
       if (reply.statusCode === 429) metrics.refusedIfLimited(Code.RESOURCE_EXHAUSTED);

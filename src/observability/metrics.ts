@@ -16,7 +16,7 @@
  * Labels are bounded: a route template from the contract, never a raw path
  * or a uid; an RPC of the contract, never a caller's string.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { codeName, type CodeNumber } from '../rpc-status.ts';
 
 /** OpenTelemetry's advised buckets for HTTP durations, in seconds. */
@@ -30,6 +30,12 @@ export class GatewayMetrics {
     help: 'Duration of HTTP server requests (REST, the v1 pass-through, probes), by route template.',
     labelNames: ['http_request_method', 'http_route', 'http_response_status_code'] as const,
     buckets: OTEL_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly #httpActive = new Gauge({
+    name: 'http_server_active_requests',
+    help: 'HTTP requests in flight (REST, pass-through, probes): what a drain still waits for.',
     registers: [this.registry],
   });
 
@@ -90,6 +96,17 @@ export class GatewayMetrics {
 
   httpServer(method: string, route: string, status: number, seconds: number): void {
     this.#httpServer.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds);
+  }
+
+  /** A request came in; the function it answers ends it, once however often it is called. */
+  httpStarted(): () => void {
+    this.#httpActive.inc();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#httpActive.dec();
+    };
   }
 
   grpcStarted(service: string, method: string): void {

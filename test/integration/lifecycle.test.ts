@@ -195,7 +195,9 @@ describe('shutdown', () => {
     const stack = await startStack({ emulator: { latencyMs: 150 } });
     const org = stack.emulator.state.createGroup(null, { name: 'drain' }).id;
     const pending = stack.client.post(`/iam/v2beta1/groups/${org}`, { name: 'acknowledged' });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Close once the gateway has the request (a fixed pause raced a loaded machine), while v1 still holds it.
+    const active = async () => (await stack.gateway.metrics.registry.getSingleMetric('http_server_active_requests')!.get()).values[0]?.value ?? 0;
+    while ((await active()) < 1) await new Promise((resolve) => setTimeout(resolve, 2));
     const closing = stack.gateway.close();
     const reply = await pending;
     await closing;

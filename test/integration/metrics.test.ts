@@ -78,6 +78,12 @@ describe('metrics', () => {
     expect(sample(after.samples, 'v2gw_cache_lookups_total', { cache: 'hydration' })).toBeGreaterThan(0);
   });
 
+  it('counts HTTP requests in flight: after the others ended, only the scrape itself', async () => {
+    await Promise.all([stack.client.get('/iam/v2beta1/groups', {}, AUTH), stack.client.get('/healthz'), stack.client.get('/nowhere')]);
+    const { samples } = await scrape(stack.client);
+    expect(samples.get('http_server_active_requests')).toBe(1);
+  });
+
   it('serves the process metrics', async () => {
     const { samples } = await scrape(stack.client);
     expect(samples.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
