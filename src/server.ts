@@ -26,6 +26,8 @@ import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
+import { LoadShedder } from './policy/load-shedding.ts';
+import { Code } from './rpc-status.ts';
 import { adminServer, metricsRoute, observeHttp } from './observability/http-metrics.ts';
 import { NativeBackend } from './native/native-backend.ts';
 import { v1PassThrough } from './passthrough/plugin.ts';
@@ -81,6 +83,13 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const store = options.store ?? (await openStore(storeLocation(config)));
   const closeStore = options.store ? async () => {} : () => store.close();
   const metrics = new GatewayMetrics();
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: config.shedEventLoopDelayMs, maxRssBytes: config.shedMaxRssBytes });
+  // Every API call, REST or gRPC, asks here first; the refusal is counted once, where it is made.
+  const shed = () => {
+    const refusal = shedder.refusal();
+    if (refusal) metrics.refusedIfLimited(Code.UNAVAILABLE);
+    return refusal;
+  };
   let serving: Serving;
   try {
     serving = await serve(config, registry, store, metrics);
@@ -109,7 +118,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics }),
+      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, shed }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
@@ -150,6 +159,12 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
 
   installErrorHandling(app);
   observeHttp(app, metrics);
+  // Probes and metrics answer whatever the load (they log at warn); every other request may be shed.
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.logLevel === 'warn') return;
+    const refusal = shed();
+    if (refusal) throw refusal;
+  });
   registerHealth(app, ready, backendName(config));
   metricsRoute(app, metrics);
   app.decorate('metrics', metrics);
@@ -166,6 +181,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   await app.register(v2Routes, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {
+    shedder.close();
     await admin?.close();
     await serving.close();
     await closeStore();

@@ -37,6 +37,8 @@ export interface GrpcAdapterOptions {
   readMaxBytes: number;
   log: FastifyBaseLogger;
   metrics?: GatewayMetrics;
+  /** The refusal for a call arriving now when the gateway is overloaded (health is never asked). */
+  shed?: () => ApiError | undefined;
 }
 
 export function grpcAdapter(options: GrpcAdapterOptions): Handler {
@@ -47,7 +49,7 @@ export function grpcAdapter(options: GrpcAdapterOptions): Handler {
     // Connect's JSON (the real service does not speak it) names fields, so a key the message lacks is
     // a mistake to report, as grpcurl reports it: discarded, `{"group": {"parent": …}}` would create a root organisation.
     jsonOptions: { ignoreUnknownFields: false },
-    requestGate: requestGate(options.log, options.metrics),
+    requestGate: requestGate(options.log, options.metrics, options.shed),
     fallback: fallback as ConnectFallback,
   }) as Handler;
   return withSpecMessageEncoding((req: Request, res: Response) => {

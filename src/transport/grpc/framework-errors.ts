@@ -23,7 +23,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, internal, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
 import { requestIdOf } from '../request-id.ts';
-import { completeConnectError, domainForService } from './status.ts';
+import { completeConnectError, domainForService, toConnectError } from './status.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 
 /** The call's request id: the caller's `x-request-id` when usable, or a new one (request-id.ts). */
@@ -37,7 +37,7 @@ export function handlerRan(context: HandlerContext): void {
 }
 
 /** ConnectRPC's `requestGate`: runs for every call, after its headers and before its body is read. */
-export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics): (context: HandlerContext) => void {
+export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics, shed?: () => ApiError | undefined): (context: HandlerContext) => void {
   return (context) => {
     const started = performance.now();
     metrics?.grpcStarted(context.service.typeName, context.method.name);
@@ -69,6 +69,13 @@ export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics): (
       accessLine(reason);
       abort(reason);
     };
+    // An overloaded gateway refuses the call before reading it; health answers whatever the load.
+    const overloaded = context.service.typeName === 'grpc.health.v1.Health' ? undefined : shed?.();
+    if (overloaded) {
+      const error = toConnectError(overloaded, domainForService(context.service.typeName), requestId);
+      accessLine(error);
+      throw error;
+    }
     // A deadline already past (`grpc-timeout: 0n`) or a caller already gone: answered now, the body unread.
     if (context.signal.aborted) {
       complete(context.signal.reason);
