@@ -43,6 +43,8 @@ describe('loadConfig defaults', () => {
       v1MaxBodyBytes: 33_554_432,
       headersTimeoutMs: 10_000,
       requestReceiveTimeoutMs: 60_000,
+      shedEventLoopDelayMs: 1000,
+      shedMaxRssBytes: 0,
     });
   });
 
@@ -70,6 +72,9 @@ describe('loadConfig from the environment', () => {
       V2GW_V1_MAX_BODY_BYTES: '1048576',
       V2GW_HEADERS_TIMEOUT_MS: '2000',
       V2GW_REQUEST_RECEIVE_TIMEOUT_MS: '0',
+      V2GW_SHED_EVENT_LOOP_DELAY_MS: '250',
+      V2GW_SHED_MAX_RSS_BYTES: '536870912',
+      V2GW_ADMIN_PORT: '9091',
     });
     expect(config).toEqual({
       v1Url: 'http://v1.internal:9000',
@@ -88,6 +93,9 @@ describe('loadConfig from the environment', () => {
       v1MaxBodyBytes: 1_048_576,
       headersTimeoutMs: 2000,
       requestReceiveTimeoutMs: 0,
+      shedEventLoopDelayMs: 250,
+      shedMaxRssBytes: 536_870_912,
+      adminPort: 9091,
     });
   });
 
