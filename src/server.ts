@@ -175,7 +175,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     admin = adminServer({ metrics, ready, backend: backendName(config), log });
     // The admin listener starts with the API (when it is ready, on the same host) and closes with it.
     app.addHook('onReady', async () => {
-      adminAddress = await admin!.listen({ port: config.adminPort!, host: config.host });
+      adminAddress = await admin!.listen({ port: config.adminPort!, host: config.adminHost ?? config.host });
     });
   }
   await app.register(v2Routes, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
