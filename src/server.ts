@@ -35,6 +35,7 @@ import { openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 import { V1Client } from './v1/client.ts';
 import { MAPPINGS } from '../mappings/index.ts';
+import { UNSERVED } from '../mappings/unserved.ts';
 
 /** The GA twin is byte-identical to v2beta1 but for the version token, so one table serves both. */
 export const API_VERSIONS = ['v2beta1', 'v2'] as const;
@@ -107,7 +108,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
   // gRPC, gRPC-Web and Connect calls are answered by ConnectRPC; everything else falls through to Fastify (REST, health, pass-through).
   const rpcRoutes = (router: ConnectRouter) => {
-    grpcRoutes(router, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders, log });
+    grpcRoutes(router, { bindings, unserved, unservedReasons: UNSERVED, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders, log });
     // A draining gateway reports NOT_SERVING, so a client's health watch moves it elsewhere before GOAWAY.
     healthRoutes(router, { registry: contract, ready: async () => !closing && (await ready()), services: rpcServices });
     reflectionRoutes(router, { registry: contract, services: rpcServices });
@@ -178,7 +179,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
       adminAddress = await admin!.listen({ port: config.adminPort!, host: config.adminHost ?? config.host });
     });
   }
-  await app.register(v2Routes, { bindings, unserved, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
+  await app.register(v2Routes, { bindings, unserved, unservedReasons: UNSERVED, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {
     shedder.close();

@@ -139,8 +139,8 @@ export function resourceExhausted(subject: string, description: string): ApiErro
 }
 
 /** An RPC of the contract this gateway does not serve (yet). */
-export function unimplemented(rpc: string): ApiError {
-  return new ApiError(Code.UNIMPLEMENTED, `${rpc} is part of the v2 API but is not served by this gateway`);
+export function unimplemented(rpc: string, reason?: string): ApiError {
+  return new ApiError(Code.UNIMPLEMENTED, `${rpc} is part of the v2 API but is not served by this gateway${reason ? `: ${reason}` : ''}`);
 }
 
 export function internal(message = 'the gateway failed to handle the request'): ApiError {

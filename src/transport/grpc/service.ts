@@ -20,6 +20,8 @@ export interface GrpcOptions {
   bindings: readonly Binding[];
   /** RPCs of the contract that are not served: answered UNIMPLEMENTED. */
   unserved: readonly DescMethod[];
+  /** Why, by `package.Service.Method`. */
+  unservedReasons?: Readonly<Record<string, string>>;
   runner: OperationRunner;
   /** Time one request may take in all; a shorter `grpc-timeout` from the caller wins. */
   budgetMs: number;
@@ -52,7 +54,8 @@ export function grpcRoutes(router: ConnectRouter, options: GrpcOptions): void {
   for (const method of options.unserved) {
     if (method.methodKind !== 'unary') continue;
     register(router, method as DescMethodUnary, options.log, async () => {
-      throw unimplemented(`${method.parent.typeName}.${method.name}`);
+      const rpc = `${method.parent.typeName}.${method.name}`;
+      throw unimplemented(rpc, options.unservedReasons?.[rpc]);
     });
   }
 }

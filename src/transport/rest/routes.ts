@@ -22,6 +22,8 @@ export interface RouteOptions {
   bindings: readonly Binding[];
   /** RPCs of the contract that are not served: their routes answer UNIMPLEMENTED. */
   unserved: readonly DescMethod[];
+  /** Why, by `package.Service.Method`. */
+  unservedReasons?: Readonly<Record<string, string>>;
   runner: OperationRunner;
   /** Time one request may take in all. */
   budgetMs: number;
@@ -99,7 +101,10 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
       const variables = route.template.match(path);
       if (!variables) continue;
       request.routeTemplate = route.template.source;
-      if (!route.binding) throw unimplemented(`${route.method.parent.typeName}.${route.method.name}`);
+      if (!route.binding) {
+        const rpc = `${route.method.parent.typeName}.${route.method.name}`;
+        throw unimplemented(rpc, options.unservedReasons?.[rpc]);
+      }
       const op = restOperation(route.binding, { variables, query: request.query as RawQuery, body: request.body });
       return runner.execute(op, request.v2gw);
     }

@@ -1,0 +1,48 @@
+/** What is served, declared once: every RPC of the protos is served or listed unserved with a reason, and the README's table is the one the contract makes. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { bindContract, unservedMethods } from '../../src/contract/bindings.ts';
+import { apiServices } from '../../src/contract/registry.ts';
+import { BEGIN, END, servedTable, withTable } from '../../src/contract/served-table.ts';
+import { MAPPINGS } from '../../mappings/index.ts';
+import { UNSERVED } from '../../mappings/unserved.ts';
+import { startStack } from '../support/stack.ts';
+
+const services = apiServices();
+const bindings = bindContract(services, MAPPINGS);
+const fullName = (m: { parent: { typeName: string }; name: string }) => `${m.parent.typeName}.${m.name}`;
+
+describe('what is served', () => {
+  it('every RPC of the protos is served, or declared unserved with a reason', () => {
+    const missing = unservedMethods(services, bindings).map(fullName).filter((name) => !UNSERVED[name]?.trim());
+    expect(missing).toEqual([]);
+  });
+
+  it('nothing declared unserved is served, and every declared name is an RPC of the protos', () => {
+    const served = new Set(bindings.map((b) => fullName(b.method)));
+    const all = new Set(services.flatMap((s) => s.methods.map(fullName)));
+    for (const name of Object.keys(UNSERVED)) {
+      expect(served.has(name), `${name} is served but still declared unserved`).toBe(false);
+      expect(all.has(name), `${name} is not an RPC of the protos`).toBe(true);
+    }
+  });
+
+  it("the README's table is the one npm run docs:served makes", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(BEGIN);
+    expect(readme).toContain(END);
+    expect(withTable(readme, servedTable(services, bindings, UNSERVED))).toBe(readme);
+  });
+
+  it('an unserved RPC answers UNIMPLEMENTED with its reason, on REST', async () => {
+    const stack = await startStack();
+    try {
+      const reply = await stack.client.get('/iam/v2beta1/groups:checkEligibility', {}, { authorization: 'Bearer demo' });
+      expect(reply.status).toBe(501);
+      expect(reply.body.code).toBe(12);
+      expect(reply.body.message).toContain(UNSERVED['chainguard.platform.iam.v2beta1.GroupsService.CheckEligibility']);
+    } finally {
+      await stack.close();
+    }
+  });
+});
