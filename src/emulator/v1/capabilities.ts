@@ -1,14 +1,14 @@
 /**
- * The capability vocabulary a v1 backend understands: friendly names only
- * ("groups.list"), taken from the shared SDK-derived table, and the managed
- * roles expressed in that vocabulary.
+ * The capability vocabulary a v1 backend understands — friendly names only
+ * ("groups.list") — and the managed roles expressed in it, from the
+ * emulator's own v1 facts (v1-capabilities.ts), never from the gateway's
+ * tables. The public facts carry no descriptions for the managed roles; the
+ * ones below are the emulator's decision (the same summaries the gateway's
+ * native mode seeds, so both modes show the same roles).
  */
-import { CAPABILITIES } from '../../../mappings/capabilities.ts';
-import { BUILTIN_ROLES } from '../../../mappings/builtin-roles.ts';
+import { V1_CAPABILITIES, V1_MANAGED_ROLE_CAPABILITIES } from './v1-capabilities.ts';
 
-const V1_BY_V2 = new Map(CAPABILITIES.map((c) => [c.v2, c.v1]));
-
-export const V1_CAPABILITY_NAMES: ReadonlySet<string> = new Set(CAPABILITIES.map((c) => c.v1));
+export const V1_CAPABILITY_NAMES: ReadonlySet<string> = new Set(V1_CAPABILITIES);
 
 export interface ManagedRole {
   name: string;
@@ -16,12 +16,14 @@ export interface ManagedRole {
   capabilities: string[];
 }
 
-export const MANAGED_ROLES: readonly ManagedRole[] = BUILTIN_ROLES.map((role) => ({
-  name: role.name,
-  description: role.description,
-  capabilities: role.capabilities.map((cap) => {
-    const v1 = V1_BY_V2.get(cap);
-    if (!v1) throw new Error(`managed role ${role.name}: capability ${cap} is missing from the capability table`);
-    return v1;
-  }),
+const DESCRIPTIONS: Record<keyof typeof V1_MANAGED_ROLE_CAPABILITIES, string> = {
+  viewer: 'Read-only access, including pulling container images and APKs.',
+  editor: 'Viewer access plus changes to repositories, overlays, event subscriptions and draft library requests; cannot manage IAM.',
+  owner: 'Editor access plus IAM administration, artifact publishing, entitlements, policies and terms acceptance.',
+};
+
+export const MANAGED_ROLES: readonly ManagedRole[] = (['viewer', 'editor', 'owner'] as const).map((name) => ({
+  name,
+  description: DESCRIPTIONS[name],
+  capabilities: [...V1_MANAGED_ROLE_CAPABILITIES[name]],
 }));
