@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineResource } from '../src/engine/mapping.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { ORG_KIND, ORG_STATUS, v2Names } from './enums.ts';
+import { checkEligibility, lookupGroup, requestGroupAccess } from './methods/groups.ts';
 
 const NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
 
@@ -39,6 +40,9 @@ export default defineResource({
     kind: z.enum(v2Names(ORG_KIND)).optional(),
   }),
   delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos'] },
+  methods: {
+    custom: { LookupGroup: lookupGroup, RequestGroupAccess: requestGroupAccess, CheckEligibility: checkEligibility },
+  },
   native: {
     // v2: sub-groups inherit their organisation's kind and status; the organisation's own row holds them.
     references: {

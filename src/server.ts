@@ -9,7 +9,7 @@ import { ConfigError, storeLocation, tlsFiles, type Config } from './config.ts';
 import type { BackendPort } from './engine/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
 import type { ConnectRouter } from '@connectrpc/connect';
-import { bindContract, unservedMethods } from './contract/bindings.ts';
+import { bindContract, forMode, unservedMethods } from './contract/bindings.ts';
 import { apiServices, contract } from './contract/registry.ts';
 import { healthRoutes } from './transport/grpc/health.ts';
 import { reflectionRoutes } from './transport/grpc/reflection.ts';
@@ -101,14 +101,16 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
   const log = createLogger(config.logLevel, options.logStream) as FastifyBaseLogger;
   const services = apiServices();
-  const bindings = bindContract(services, registry.all());
+  // What this mode serves; the rest answers UNIMPLEMENTED with the reason declared for it.
+  const { served: bindings, reasons } = forMode(bindContract(services, registry.all()), config.mode);
   const unserved = unservedMethods(services, bindings);
+  const unservedReasons = { ...UNSERVED, ...reasons };
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
   // gRPC, gRPC-Web and Connect calls are answered by ConnectRPC; everything else falls through to Fastify (REST, health, pass-through).
   const rpcRoutes = (router: ConnectRouter) => {
-    grpcRoutes(router, { bindings, unserved, unservedReasons: UNSERVED, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders, log });
+    grpcRoutes(router, { bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders, log });
     // A draining gateway reports NOT_SERVING, so a client's health watch moves it elsewhere before GOAWAY.
     healthRoutes(router, { registry: contract, ready: async () => !closing && (await ready()), services: rpcServices });
     reflectionRoutes(router, { registry: contract, services: rpcServices });
@@ -179,7 +181,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
       adminAddress = await admin!.listen({ port: config.adminPort!, host: config.adminHost ?? config.host });
     });
   }
-  await app.register(v2Routes, { bindings, unserved, unservedReasons: UNSERVED, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
+  await app.register(v2Routes, { bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
   app.addHook('onClose', async () => {
     shedder.close();

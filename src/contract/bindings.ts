@@ -6,6 +6,7 @@
  * transport needs to turn a request into an operation is here, once.
  */
 import type { DescField, DescMessage, DescMethod, DescService } from '@bufbuild/protobuf';
+import { servesIn, type CustomMethod, type Mode } from '../engine/custom-method.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { OperationKind } from '../operation/operation.ts';
 import { httpRule, type HttpRuleView } from './registry.ts';
@@ -20,6 +21,8 @@ export interface Binding {
   readonly body: string;
   /** The request field that names the resource (`uid`, `group.uid`) or its parent (`parent`), as a proto field path. */
   readonly target: string | undefined;
+  /** For a custom method: its implementations, one per mode. */
+  readonly custom?: CustomMethod;
 }
 
 const STANDARD: readonly OperationKind[] = ['get', 'create', 'update', 'delete'];
@@ -32,6 +35,7 @@ export function resourceMessageName(mapping: ResourceMapping): string {
 function kindOf(method: DescMethod, mapping: ResourceMapping): OperationKind | undefined {
   const resource = resourceMessageName(mapping);
   const message = resource.split('.').pop()!;
+  if (mapping.methods?.custom?.[method.name] && method.parent.typeName.startsWith(`chainguard.platform.${mapping.service}.`)) return 'custom';
   if (mapping.methods?.batchCreate?.rpc === method.name) return 'batchCreate';
   if (mapping.methods?.lookup?.rpc === method.name) return 'lookup';
   for (const kind of STANDARD) {
@@ -51,30 +55,60 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The served bindings; fails at start when a mapping names an RPC the contract lacks. */
+/**
+ * Every binding the mappings declare, whichever mode serves it; fails at start
+ * when a mapping names an RPC the contract lacks. `forMode` narrows them.
+ */
 export function bindContract(services: readonly DescService[], mappings: readonly ResourceMapping[]): Binding[] {
   const bindings: Binding[] = [];
   for (const mapping of mappings) {
-    const served = new Set<OperationKind>([
+    const served = new Set<string>([
       ...mapping.operations,
-      ...(mapping.methods?.batchCreate ? ['batchCreate' as const] : []),
-      ...(mapping.methods?.lookup ? ['lookup' as const] : []),
+      ...(mapping.methods?.batchCreate ? ['batchCreate'] : []),
+      ...(mapping.methods?.lookup ? ['lookup'] : []),
+      ...Object.keys(mapping.methods?.custom ?? {}),
     ]);
-    const found = new Set<OperationKind>();
+    const found = new Set<string>();
     for (const service of services) {
       for (const method of service.methods) {
         const kind = kindOf(method, mapping);
-        if (!kind || !served.has(kind)) continue;
+        const name = kind === 'custom' ? method.name : kind;
+        if (!kind || !served.has(name!)) continue;
         const rule = httpRule(method);
         if (!rule) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http rule`);
-        found.add(kind);
-        bindings.push({ method, mapping, kind, rules: [rule, ...rule.additional], body: rule.body, target: targetOf(rule.pattern) });
+        found.add(name!);
+        const custom = kind === 'custom' ? mapping.methods!.custom![method.name] : undefined;
+        bindings.push({ method, mapping, kind, rules: [rule, ...rule.additional], body: rule.body, target: targetOf(rule.pattern), ...(custom ? { custom } : {}) });
       }
     }
     const missing = [...served].filter((kind) => !found.has(kind));
     if (missing.length > 0) throw new Error(`mapping "${mapping.name}" serves ${missing.join(', ')}, which the contract does not declare for ${resourceMessageName(mapping)}`);
   }
   return bindings;
+}
+
+/**
+ * The bindings one mode serves, and why it serves none of the others: a
+ * resource v1 has no equivalent of is native only, and a custom method may
+ * lack an implementation for a mode. Reasons are by `package.Service.Method`.
+ */
+export function forMode(bindings: readonly Binding[], mode: Mode): { served: Binding[]; reasons: Record<string, string> } {
+  const served: Binding[] = [];
+  const reasons: Record<string, string> = {};
+  for (const binding of bindings) {
+    const reason = unservedIn(binding, mode);
+    if (reason === undefined) served.push(binding);
+    else reasons[`${binding.method.parent.typeName}.${binding.method.name}`] = reason;
+  }
+  return { served, reasons };
+}
+
+function unservedIn(binding: Binding, mode: Mode): string | undefined {
+  if (mode === 'translate' && binding.mapping.nativeOnly) return binding.mapping.nativeOnly;
+  if (binding.custom && !servesIn(binding.custom, mode)) {
+    return binding.custom.unserved?.[mode] ?? `not served in ${mode} mode`;
+  }
+  return undefined;
 }
 
 /** The one variable of a route template, if any (`{group.uid=**}` → `group.uid`). */

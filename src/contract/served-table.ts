@@ -6,23 +6,30 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { DescService } from '@bufbuild/protobuf';
-import type { Binding } from './bindings.ts';
+import { forMode, type Binding } from './bindings.ts';
 import { httpRule } from './registry.ts';
 
 export const BEGIN = '<!-- every-rpc:begin (npm run docs:served) -->';
 export const END = '<!-- every-rpc:end -->';
 
+/** `bindings` are every mode's (bindContract); `reasons` the declared unserved list. */
 export function servedTable(services: readonly DescService[], bindings: readonly Binding[], reasons: Readonly<Record<string, string>>): string {
-  const served = new Set(bindings.map((b) => b.method));
+  const modes = (['translate', 'native'] as const).map((mode) => {
+    const { served, reasons: own } = forMode(bindings, mode);
+    return { mode, served: new Set(served.map((b) => b.method)), reasons: { ...reasons, ...own } };
+  });
   const rows = ['| service | RPC | REST | translate | native | not served because |', '|---|---|---|:-:|:-:|---|'];
   for (const service of services) {
     for (const method of service.methods) {
       const rule = httpRule(method);
       const route = rule ? `\`${rule.verb.toUpperCase()} ${rule.pattern}\`` : '';
       const name = `${service.typeName}.${method.name}`;
-      const on = served.has(method);
-      const mark = on ? 'yes' : 'no';
-      rows.push(`| ${service.name} | ${method.name} | ${route} | ${mark} | ${mark} | ${on ? '' : (reasons[name] ?? '').replace(/\|/g, '\\|')} |`);
+      const marks = modes.map((m) => (m.served.has(method) ? 'yes' : 'no'));
+      // The columns say which mode lacks it; only two different reasons need their mode named.
+      const missing = modes.filter((m) => !m.served.has(method));
+      const texts = missing.map((m) => m.reasons[name] ?? '');
+      const why = new Set(texts).size <= 1 ? (texts[0] ?? '') : missing.map((m, i) => `${m.mode}: ${texts[i]}`).join('; ');
+      rows.push(`| ${service.name} | ${method.name} | ${route} | ${marks[0]} | ${marks[1]} | ${why.replace(/\|/g, '\\|')} |`);
     }
   }
   return rows.join('\n');

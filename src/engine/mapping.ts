@@ -6,6 +6,7 @@
 import type { ZodType } from 'zod';
 import type { Orderable } from '../aip/order-by.ts';
 import type { NativeSpec } from '../native/spec.ts';
+import type { CustomMethod } from './custom-method.ts';
 import { resourceMessageName } from '../contract/bindings.ts';
 import { contractFields, withContract } from '../contract/fields.ts';
 import { contract } from '../contract/registry.ts';
@@ -105,6 +106,11 @@ export interface ResourceMapping {
   /** The v2 collection segment: `/iam/v2beta1/<collection>`. */
   readonly collection: string;
   readonly operations: readonly ('list' | 'get' | 'create' | 'update' | 'delete')[];
+  /**
+   * v1 has no equivalent of this resource: native mode serves it, translate
+   * mode answers every one of its methods UNIMPLEMENTED with this reason.
+   */
+  readonly nativeOnly?: string;
   readonly v1: {
     /** The v1 collection segment: `/iam/v1/<collection>`. */
     readonly collection: string;
@@ -159,6 +165,12 @@ export interface ResourceMapping {
       /** The v1 batch collection, e.g. `rolebindings/batch`: POST `<v1>/{parent}` with a bare JSON array. */
       readonly v1Collection: string;
     };
+    /**
+     * Custom methods (AIP-136) by their RPC in the contract, each a named
+     * function per mode (custom-method.ts): what does not fit the standard
+     * methods' vocabulary is written as code beside the mapping, not as a keyword.
+     */
+    readonly custom?: Readonly<Record<string, CustomMethod>>;
     /** The uid of the resource matching some request fields. */
     readonly lookup?: {
       /** The RPC in the contract (its route comes from there). */

@@ -14,6 +14,7 @@ import { uidpPath, type V1Client } from '../v1/client.ts';
 import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
+import type { CustomMethod, V1Access } from './custom-method.ts';
 import { hydrate } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
@@ -230,7 +231,22 @@ export class V1Backend implements BackendPort {
     }
   }
 
+  custom(method: CustomMethod, request: Json, ctx: RequestContext): Promise<Json> {
+    if (!method.translate) throw new Error('a custom method without a translate implementation was bound in translate mode');
+    return method.translate(request, this.#access(ctx), ctx);
+  }
+
   // ---- helpers -----------------------------------------------------------
+
+  /** What a custom method may do over v1, for one request. */
+  #access(ctx: RequestContext): V1Access {
+    return {
+      call: (call) => this.#v1.call({ ...call, authorization: ctx.authorization }, ctx),
+      render: async (name, row) => (await this.#renderHydrated(this.#registry.get(name), [row], ctx))[0]!,
+      row: (name, uid) => this.#fetchRow(this.#registry.get(name), uid, ctx),
+      changed: (name, uid) => this.#cache.invalidate(name, uid),
+    };
+  }
 
   async #listV1(mapping: ResourceMapping, query: Json, ctx: RequestContext): Promise<Json[]> {
     const answer = await this.#v1.call<{ items?: unknown }>(

@@ -8,6 +8,7 @@
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { BackendPort, Change, Page, RequestContext } from '../engine/backend.ts';
+import type { CustomMethod, NativeAccess } from '../engine/custom-method.ts';
 import type { ListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
@@ -230,6 +231,16 @@ export class NativeBackend implements BackendPort {
     const cursor = query.after ? { after: [...query.after], skipped: 0 } : undefined;
     const window = windowRows(rows, { order: query.order, pageSize: query.limit, skip: query.skip, cursor }, sortValue);
     return { rows: window.page, total: window.total, more: window.next !== undefined };
+  }
+
+  custom(method: CustomMethod, request: Json, ctx: RequestContext): Promise<Json> {
+    if (!method.native) throw new Error('a custom method without a native implementation was bound in native mode');
+    const access: NativeAccess = {
+      store: this.#store,
+      get: (name, uid) => this.get(this.#registry.get(name), uid, ctx),
+      now: () => this.#isoNow(),
+    };
+    return method.native(request, access, ctx);
   }
 
   /** True when the store answers at all (readiness). */

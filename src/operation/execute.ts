@@ -4,11 +4,12 @@
  * the update mask, batch parsing, per-resource serialisation of
  * read-modify-writes, and the deadline — then the backend's I/O.
  */
-import { invalidField } from '../aip/errors.ts';
+import { invalidArgument, invalidField } from '../aip/errors.ts';
 import { checkInput } from '../aip/input-limits.ts';
 import { singleParam } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import type { PageTokenCodec } from '../aip/page-token.ts';
+import { canonicalResponse, missingRequired } from '../contract/request-message.ts';
 import { parseBatch } from '../engine/batch-request.ts';
 import type { BackendPort, Page } from '../engine/backend.ts';
 import { KeyedMutex } from '../engine/keyed-mutex.ts';
@@ -52,7 +53,7 @@ export class OperationRunner {
     const backend = this.#backend;
     const { mapping } = op;
     // Nesting, NUL, lone surrogates and oversized strings, anywhere in the request, before any reading.
-    checkInput(op);
+    checkInput(op.kind === 'custom' ? { body: op.request } : op);
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);
@@ -96,6 +97,11 @@ export class OperationRunner {
           return [name, value];
         }));
         return backend.lookup(mapping, values, ctx);
+      }
+      case 'custom': {
+        const missing = missingRequired(op.method.input, op.request);
+        if (missing.length > 0) throw invalidArgument(missing.map((field) => ({ field, description: 'is required' })));
+        return backend.custom(op.custom, op.request, ctx).then((answer) => canonicalResponse(op.method.output, answer));
       }
     }
   }

@@ -4,7 +4,9 @@
  * the REST route or the gRPC message; `execute` then runs every step both
  * backends share, so a backend only does I/O.
  */
+import type { DescMethod } from '@bufbuild/protobuf';
 import type { RawQuery } from '../aip/list-request.ts';
+import type { CustomMethod } from '../engine/custom-method.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { Json } from '../engine/shape.ts';
 
@@ -17,6 +19,8 @@ export type Operation =
   /** `mapping.methods.batchCreate`: body `{parent, requests: [...], <inherit>?}`. */
   | { readonly kind: 'batchCreate'; readonly mapping: ResourceMapping; readonly body: Json }
   /** `mapping.methods.lookup`: the uid of the resource matching some query fields. */
-  | { readonly kind: 'lookup'; readonly mapping: ResourceMapping; readonly query: RawQuery };
+  | { readonly kind: 'lookup'; readonly mapping: ResourceMapping; readonly query: RawQuery }
+  /** `mapping.methods.custom`: the whole request message in JSON form, as the contract reads it. */
+  | { readonly kind: 'custom'; readonly mapping: ResourceMapping; readonly method: DescMethod; readonly custom: CustomMethod; readonly request: Json };
 
 export type OperationKind = Operation['kind'];

@@ -101,6 +101,21 @@ export function v1ListRows(answer: { items?: unknown }): Record<string, unknown>
   return items as Record<string, unknown>[];
 }
 
+/** A sub-message a v1 answer must carry (`group` of a lookup): anything but an object is refused, as a list that is not one is. */
+export function v1Member(answer: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = answer[key];
+  if (jsonKind(value) !== 'object') return fail(`\`${key}\` is ${value === undefined ? 'missing' : `a ${jsonKind(value)}`} where v1's answer carries an object`);
+  return value as Record<string, unknown>;
+}
+
+/** A boolean of a v1 answer: absent is false, as protojson leaves false out; anything but a boolean is refused. */
+export function v1Bool(answer: Record<string, unknown>, key: string): boolean {
+  const value = answer[key];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') return fail(`\`${key}\` is a ${jsonKind(value)}, not a boolean`);
+  return value;
+}
+
 function fail(why: string): never {
   throw unreadable(200, why);
 }

@@ -1,8 +1,8 @@
 /** What is served, declared once: every RPC of the protos is served or listed unserved with a reason, and the README's table is the one the contract makes. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bindContract, unservedMethods } from '../../src/contract/bindings.ts';
-import { apiServices } from '../../src/contract/registry.ts';
+import { bindContract, forMode, unservedMethods } from '../../src/contract/bindings.ts';
+import { apiServices, httpRule } from '../../src/contract/registry.ts';
 import { BEGIN, END, servedTable, withTable } from '../../src/contract/served-table.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import { UNSERVED } from '../../mappings/unserved.ts';
@@ -35,14 +35,37 @@ describe('what is served', () => {
   });
 
   it('an unserved RPC answers UNIMPLEMENTED with its reason, on REST', async () => {
+    // Whichever RPC is still unserved: its route with a UIDP in every variable.
+    const method = unservedMethods(services, bindings).find((m) => UNSERVED[fullName(m)] && httpRule(m)?.verb === 'get');
+    if (!method) return expect(Object.keys(UNSERVED)).toEqual([]);
+    const path = httpRule(method)!.pattern.replace(/\{[^}]*\}/g, '0123456789abcdef0123456789abcdef01234567');
     const stack = await startStack();
     try {
-      const reply = await stack.client.get('/iam/v2beta1/groups:checkEligibility', {}, { authorization: 'Bearer demo' });
+      const reply = await stack.client.get(path, {}, { authorization: 'Bearer demo' });
       expect(reply.status).toBe(501);
       expect(reply.body.code).toBe(12);
-      expect(reply.body.message).toContain(UNSERVED['chainguard.platform.iam.v2beta1.GroupsService.CheckEligibility']);
+      expect(reply.body.message).toContain(UNSERVED[fullName(method)]);
     } finally {
       await stack.close();
     }
+  });
+
+  it('each mode serves what it can, and says why it serves none of the rest', () => {
+    const groups = MAPPINGS.find((m) => m.name === 'groups')!;
+    const nativeOnly = { ...groups, nativeOnly: 'v1 keeps no such thing' };
+    const custom = {
+      ...groups,
+      operations: [],
+      methods: { custom: { CheckEligibility: { native: async () => ({}), unserved: { translate: 'v1 cannot tell' } } } },
+    };
+    const all = bindContract(services, [nativeOnly]);
+    const translate = forMode(all, 'translate');
+    expect(translate.served).toEqual([]);
+    expect(translate.reasons['chainguard.platform.iam.v2beta1.GroupsService.GetGroup']).toBe('v1 keeps no such thing');
+    expect(forMode(all, 'native').served.length).toBe(all.length);
+    const verbs = bindContract(services, [custom]);
+    expect(verbs.map((b) => b.method.name)).toEqual(['CheckEligibility']);
+    expect(forMode(verbs, 'translate')).toEqual({ served: [], reasons: { 'chainguard.platform.iam.v2beta1.GroupsService.CheckEligibility': 'v1 cannot tell' } });
+    expect(forMode(verbs, 'native').served).toHaveLength(1);
   });
 });

@@ -13,6 +13,7 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiServices } from '../../src/contract/registry.ts';
+import { unservedRpc } from '../support/contract.ts';
 import { GrpcClient, rejected } from '../support/grpc.ts';
 import { TOKEN, aip, startStack, type Stack } from '../support/stack.ts';
 
@@ -80,10 +81,12 @@ describe('one port', () => {
   });
 
   it('answers an RPC of the contract it does not serve with UNIMPLEMENTED, over gRPC and REST alike', async () => {
-    const failure = await rejected(grpc.call(GROUPS, 'LookupGroup', {}));
+    const unserved = unservedRpc('translate');
+    if (!unserved) return;
+    const failure = await rejected(grpc.call(unserved.service, unserved.method, {}));
     expect(failure.code).toBe(12);
-    expect(failure.message).toContain('chainguard.platform.iam.v2beta1.GroupsService.LookupGroup');
-    const rest = await stack.client.get('/iam/v2beta1/groups:lookupGroup');
+    expect(failure.message).toContain(unserved.fullName);
+    const rest = await stack.client.call(unserved.verb, unserved.path, unserved.verb === 'GET' || unserved.verb === 'DELETE' ? {} : { body: {} });
     expect(rest.status).toBe(501);
     expect(aip(rest).message).toBe(failure.message);
   });

@@ -49,9 +49,13 @@ describe('bad input', () => {
     expect(aip(reply).byType.ErrorInfo).toMatchObject({ reason: 'NOT_FOUND', domain: 'iam.chainguard.dev' });
   });
 
-  it('an unserved custom verb is not mistaken for a uid', async () => {
-    const reply = await stack.client.post(`/iam/v2beta1/groups/${org}:requestGroupAccess`, {});
-    expect(reply.status).toBe(501);
+  it('a custom verb is not mistaken for a uid: it reaches its own RPC, and creates nothing', async () => {
+    const groups = stack.emulator.state.listGroups({}).length;
+    const reply = await stack.client.post(`/iam/v2beta1/groups/${org}:requestGroupAccess`, { name: 'not-a-group' });
+    // RequestGroupAccess answered (this caller's token names no organisation): not CreateGroup under `<org>:requestGroupAccess`.
+    expect(reply.status).toBe(404);
+    expect(aip(reply).byType.ErrorInfo.reason).toBe('NOT_FOUND');
+    expect(stack.emulator.state.listGroups({})).toHaveLength(groups);
     expect(stack.emulator.state.listGroups({ id: org })).toHaveLength(1);
   });
 

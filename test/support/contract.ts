@@ -4,7 +4,10 @@
  * failure as `google.rpc.Status`. So the whole REST suite is a contract test.
  */
 import { fromJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { bindContract, forMode, unservedMethods } from '../../src/contract/bindings.ts';
 import { apiServices, contract, httpRule } from '../../src/contract/registry.ts';
+import type { Mode } from '../../src/engine/custom-method.ts';
+import { MAPPINGS } from '../../mappings/index.ts';
 import { byRank, compileTemplate, type PathTemplate } from '../../src/transport/rest/path-template.ts';
 
 const VERSIONS = ['v2beta1', 'v2'];
@@ -32,4 +35,17 @@ export function checkAnswer(method: string, path: string, status: number, body: 
   } catch (error) {
     throw new Error(`${method} ${path} answered ${status} with a body that is not a ${schema.typeName}: ${(error as Error).message}\n${JSON.stringify(body)}`);
   }
+}
+
+/**
+ * An RPC the gateway does not serve in `mode`, with a REST path for it (a UIDP in every variable),
+ * for tests of the UNIMPLEMENTED answer; undefined once a mode serves everything.
+ */
+export function unservedRpc(mode: Mode): { service: string; method: string; fullName: string; verb: string; path: string } | undefined {
+  const { served } = forMode(bindContract(apiServices(), MAPPINGS), mode);
+  const method = unservedMethods(apiServices(), served).find((m) => httpRule(m));
+  if (!method) return undefined;
+  const rule = httpRule(method)!;
+  const path = rule.pattern.replace(/\{[^}]*\}/g, '0123456789abcdef0123456789abcdef01234567');
+  return { service: method.parent.typeName, method: method.name, fullName: `${method.parent.typeName}.${method.name}`, verb: rule.verb.toUpperCase(), path };
 }

@@ -7,20 +7,12 @@
 import { fromBinary, toJson, type JsonObject } from '@bufbuild/protobuf';
 import * as grpc from '@grpc/grpc-js';
 import * as loader from '@grpc/proto-loader';
-import { contract } from '../../src/contract/registry.ts';
+import { apiServices, contract } from '../../src/contract/registry.ts';
 import { TOKEN } from './stack.ts';
 
 const definition = loader.loadSync([
-  'chainguard/platform/iam/v2beta1/groups.proto',
-  'chainguard/platform/iam/v2beta1/identities.proto',
-  'chainguard/platform/iam/v2beta1/roles.proto',
-  'chainguard/platform/iam/v2beta1/role_bindings.proto',
-  'chainguard/platform/iam/v2beta1/identity_providers.proto',
-  'chainguard/platform/iam/v2beta1/account_associations.proto',
-  'chainguard/platform/iam/v2beta1/group_invites.proto',
-  'chainguard/platform/registry/v2beta1/repos.proto',
-  'chainguard/platform/registry/v2beta1/tags.proto',
-  'chainguard/platform/vulnerabilities/v2beta1/advisories.proto',
+  // Every service of the contract, so any RPC can be called as the Go SDK would.
+  ...apiServices().map((service) => service.file.name + '.proto'),
   'grpc/health/v1/health.proto',
 ], {
   includeDirs: ['proto'],

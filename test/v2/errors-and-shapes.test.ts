@@ -1,9 +1,11 @@
 /** Error forms and resource shapes every mode must give: AIP-193 bodies, auth, v2 renames, hydration, the GA prefix. */
 import { expect, it } from 'vitest';
+import { domainForPath } from '../../src/aip/errors.ts';
+import { unservedRpc } from '../support/contract.ts';
 import { describeModes } from '../support/modes.ts';
 import { TIMESTAMP_MS, aip } from '../support/stack.ts';
 
-describeModes('errors and shapes', (stack) => {
+describeModes('errors and shapes', (stack, mode) => {
   let org: string;
   const client = () => stack().client;
 
@@ -44,9 +46,14 @@ describeModes('errors and shapes', (stack) => {
 
   it('an unknown route is NOT_FOUND, a route of the contract the gateway does not serve is UNIMPLEMENTED, in AIP-193 form, and neither changes anything', async () => {
     expect(aip(await client().get('/iam/v2beta1/widgets')).byType.ErrorInfo).toMatchObject({ reason: 'NOT_FOUND', domain: 'iam.chainguard.dev' });
-    const unserved = await client().post(`/iam/v2beta1/groups/${org}:requestGroupAccess`, {});
-    expect(unserved.status).toBe(501);
-    expect(aip(unserved).byType.ErrorInfo).toMatchObject({ reason: 'UNIMPLEMENTED', domain: 'iam.chainguard.dev' });
+    const rpc = unservedRpc(mode === 'translate' ? 'translate' : 'native');
+    if (rpc) {
+      const unserved = await client().call(rpc.verb, rpc.path, rpc.verb === 'GET' || rpc.verb === 'DELETE' ? {} : { body: {} });
+      expect(unserved.status).toBe(501);
+      expect(aip(unserved).byType.ErrorInfo).toMatchObject({ reason: 'UNIMPLEMENTED', domain: domainForPath(rpc.path) });
+    }
+    const verb = await client().post(`/iam/v2beta1/groups/${org}:requestGroupAccess`, { name: 'not-a-group' });
+    expect(verb.status).toBe(404);
     expect((await client().get('/iam/v2beta1/groups', { 'uidp.children_of': org })).body.totalCount).toBe('1');
   });
 

@@ -20,6 +20,7 @@ export const failedPrecondition = (message: string): V1Error => new V1Error(Code
 export const permissionDenied = (message: string): V1Error => new V1Error(Code.PERMISSION_DENIED, message);
 export const alreadyExists = (message: string): V1Error => new V1Error(Code.ALREADY_EXISTS, message);
 export const unauthenticated = (message: string): V1Error => new V1Error(Code.UNAUTHENTICATED, message);
+export const resourceExhausted = (message: string): V1Error => new V1Error(Code.RESOURCE_EXHAUSTED, message);
 
 export interface ErrorBody {
   code: number;

@@ -142,6 +142,10 @@ export const IDENTITY_FILTER = message('chainguard.platform.iam.IdentityFilter',
   field('id', 'string'),
 ]);
 
+export const REQUEST_GROUP_ACCESS_REQUEST = message('chainguard.platform.iam.RequestGroupAccessRequest', [field('group_id', 'string')]);
+
+export const EMPTY_REQUEST = message('google.protobuf.Empty', []);
+
 export const LOOKUP_REQUEST = message('chainguard.platform.iam.LookupRequest', [
   field('issuer', 'string'),
   field('subject', 'string'),

@@ -11,6 +11,11 @@
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** Who is calling: the bearer token, already accepted (v1 reads some claims of it, e.g. for LookupGroup). */
+export interface Caller {
+  readonly token: string;
+}
+
 export interface RawRequest {
   /** The `{x=**}` capture ("" for a literal route or an empty capture). */
   capture: string;
@@ -25,10 +30,12 @@ export interface Route<I = unknown> {
   capture?: boolean;
   /** With `capture`: a literal last segment after the variable (`path/<anything>/suffix`, or `path/suffix`). */
   suffix?: string;
+  /** A custom verb (`:lookupGroup`) that ends the last segment; the rest of the path is matched as usual. */
+  verb?: string;
   /** Gateway-side work (body and query decoding); its errors precede authentication. */
   decode(request: RawRequest): I;
   /** Server-side work, run only for an authenticated caller. */
-  run(input: I): unknown;
+  run(input: I, caller: Caller): unknown;
 }
 
 export type Match = { route: Route; capture: string } | 'method-not-allowed' | 'not-found';
@@ -46,6 +53,10 @@ function rawCapture(route: Route, path: string): string | undefined {
 }
 
 function captureOf(route: Route, path: string): string | undefined {
+  if (route.verb) {
+    if (!path.endsWith(`:${route.verb}`)) return undefined;
+    path = path.slice(0, -route.verb.length - 1);
+  }
   const raw = rawCapture(route, path);
   if (raw === undefined) return undefined;
   try {

@@ -31,10 +31,11 @@ function send(reply: FastifyReply, { status, body, headers }: WireError): Fastif
   return sendJson(reply, status, body, headers);
 }
 
-function authenticate(header: string | undefined, acceptToken: (token: string) => boolean): void {
+function authenticate(header: string | undefined, acceptToken: (token: string) => boolean): string {
   const token = /^Bearer\s+(\S.*)$/i.exec(header ?? '')?.[1]?.trim();
   if (!token) throw unauthenticated('missing or empty bearer token');
   if (!acceptToken(token)) throw unauthenticated('invalid bearer token');
+  return token;
 }
 
 function toWireError(err: unknown, request: FastifyRequest): WireError {
@@ -82,8 +83,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           body: typeof request.body === 'string' ? request.body : '',
           query: new URLSearchParams(cut < 0 ? '' : request.url.slice(cut + 1)),
         });
-        authenticate(request.headers.authorization, acceptToken);
-        const output = match.route.run(input);
+        const token = authenticate(request.headers.authorization, acceptToken);
+        const output = match.route.run(input, { token });
         return sendJson(reply, 200, output);
       } catch (err) {
         return send(reply, toWireError(err, request));

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { newChildUid, newRootUid, parentOf } from '../../uidp.ts';
 import { MANAGED_ROLES, V1_CAPABILITY_NAMES } from './capabilities.ts';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.ts';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, resourceExhausted } from './errors.ts';
 import { CATALOG_TIER, ORG_KIND, ORG_STATUS, SERVICE_PRINCIPAL } from './messages.ts';
 import { select, type ListFilter } from './query.ts';
 import { canonicalTimestamp, copy, enumValue, existing, hasChildOf, NameIndex, requireName, store, type EnumInput, type StoreContext } from './records.ts';
@@ -186,6 +186,8 @@ export interface StateOptions {
 // ---------------------------------------------------------------- helpers
 
 const STATIC_MAX_LIFETIME_SECONDS = 30 * 24 * 3600;
+/** Decision: how long a repeated access request counts as "recent" (a day). */
+const ACCESS_REQUEST_WINDOW_MICROS = 24 * 3600 * 1_000_000;
 
 export type BuiltinRoleIds = Readonly<Record<string, string>> & { readonly viewer: string; readonly editor: string; readonly owner: string };
 
@@ -226,6 +228,8 @@ export class EmulatorState {
   readonly #groupInvites: GroupInviteStore;
   readonly #tags: TagStore;
   readonly #advisories: AdvisoryStore;
+  /** `<group>\0<caller>` → when that caller last asked for access (microseconds). */
+  readonly #accessRequests = new Map<string, number>();
 
   /** Managed role name → id. */
   readonly builtinRoles: BuiltinRoleIds;
@@ -360,6 +364,30 @@ export class EmulatorState {
 
   listGroups(filter: ListFilter = {}): V1Group[] {
     return select(this.#groups, filter).map((g) => this.#groupView(g));
+  }
+
+  /** The verified organisation named after an email domain (LookupGroup), if any. */
+  verifiedOrgNamed(domain: string): V1Group | undefined {
+    const group = [...this.#groups.values()].find((g) => g.verified && !g.id.includes('/') && g.name === domain);
+    return group && this.#groupView(group);
+  }
+
+  /**
+   * Records an access request from `caller` to `groupId` (RequestGroupAccess).
+   * Decision: "recently" is within ACCESS_REQUEST_WINDOW_MICROS; a repeat in
+   * that window is refused and not recorded again.
+   */
+  requestGroupAccess(groupId: string, caller: string): void {
+    const key = `${groupId}\0${caller}`;
+    const at = this.#clock();
+    const last = this.#accessRequests.get(key);
+    if (last !== undefined && at - last < ACCESS_REQUEST_WINDOW_MICROS) throw resourceExhausted('request already sent');
+    this.#accessRequests.set(key, at);
+  }
+
+  /** Access requests delivered so far, by group (what the owners would be told of). */
+  accessRequestsTo(groupId: string): string[] {
+    return [...this.#accessRequests.keys()].filter((k) => k.startsWith(`${groupId}\0`)).map((k) => k.slice(groupId.length + 1));
   }
 
   /**

@@ -31,6 +31,8 @@ export function grpcOperation(binding: Binding, message: Message): Operation {
     }
     case 'batchCreate':
       return { kind, mapping, body: json };
+    case 'custom':
+      return { kind, mapping, method, custom: binding.custom!, request: json };
   }
 }
 

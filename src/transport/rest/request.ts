@@ -7,6 +7,7 @@ import { invalidField } from '../../aip/errors.ts';
 import { singleParam, type RawQuery } from '../../aip/list-request.ts';
 import { camelToSnake, snakeToCamel } from '../../aip/names.ts';
 import type { Binding } from '../../contract/bindings.ts';
+import { requestFromRest } from '../../contract/request-message.ts';
 import { isObject, type Json } from '../../engine/shape.ts';
 import type { Operation } from '../../operation/operation.ts';
 import { refuseUnknownQueryKeys } from './query-keys.ts';
@@ -37,6 +38,10 @@ export function restOperation(binding: Binding, input: RestInput): Operation {
       return { kind, mapping, uid: target, body: bodyOf(binding, input.body, target), mask: singleParam(input.query, ['updateMask', 'update_mask']) };
     case 'batchCreate':
       return { kind, mapping, body: jsonObject(input.body) };
+    case 'custom': {
+      const call = { body: binding.body, variables: input.variables, query: input.query, rawBody: input.body };
+      return { kind, mapping, method: binding.method, custom: binding.custom!, request: requestFromRest(binding.method.input, call) };
+    }
   }
 }
 

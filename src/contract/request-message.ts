@@ -1,0 +1,123 @@
+/**
+ * A custom method's request and response as whole messages in their JSON form,
+ * read the way grpc-gateway reads a REST call: the body fills the field the
+ * rule names (or the whole message for `*`), the route's variables fill their
+ * fields, and every other field may come from the query string (dotted into
+ * singular sub-messages, repeated by repeating the key). Both transports end in
+ * the same canonical form — the contract's own JSON encoding of the message —
+ * so a custom method never sees which protocol carried its call.
+ */
+import { fromJson, toJson, ScalarType, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { invalidField, internal } from '../aip/errors.ts';
+import type { RawQuery } from '../aip/list-request.ts';
+import { isObject, type Json } from '../engine/shape.ts';
+import { jsonPath } from './bindings.ts';
+import { fieldBehaviors } from './registry.ts';
+
+export interface RestCall {
+  /** The rule's body field (proto name), `*` for the whole message, '' for none. */
+  readonly body: string;
+  /** The route's variables by proto field path, decoded. */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly query: RawQuery;
+  readonly rawBody: unknown;
+}
+
+/** The request message, in canonical JSON form, that a REST call carries. */
+export function requestFromRest(desc: DescMessage, call: RestCall): Json {
+  const body = bodyObject(call.rawBody);
+  const message: Json = call.body === '*' ? body : call.body ? { [jsonPath(desc, call.body)]: body } : {};
+  for (const [key, values] of Object.entries(call.query)) {
+    if (values === undefined) continue;
+    const path = fieldPath(desc, key);
+    // query-keys.ts has refused unknown keys already; a key naming no scalar field is left to protojson to refuse.
+    if (!path) continue;
+    setPath(message, path.names, queryValue(path.field, key, Array.isArray(values) ? values : [values]));
+  }
+  for (const [variable, value] of Object.entries(call.variables)) setPath(message, jsonPath(desc, variable).split('.'), value);
+  return canonicalRequest(desc, message);
+}
+
+/** A request message's JSON as the contract encodes it; what does not decode is INVALID_ARGUMENT naming the field. */
+export function canonicalRequest(desc: DescMessage, json: Json): Json {
+  try {
+    // protojson discards unknown body keys on decode, as the real service does.
+    return toJson(desc, fromJson(desc, json as JsonValue, { ignoreUnknownFields: true })) as Json;
+  } catch (error) {
+    const text = (error as Error).message;
+    const field = /cannot decode (?:field|message) [\w.]*?\.(\w+) from JSON/.exec(text)?.[1] ?? 'body';
+    throw invalidField(field, text.replace(/^cannot decode (?:field|message) [\w.]+ from JSON: /, 'cannot be read: '));
+  }
+}
+
+/**
+ * A custom method's answer as the contract encodes it, with every field present
+ * (grpc-gateway's EmitUnpopulated); keys the contract does not have are dropped.
+ * An answer that does not fit is the gateway's own fault.
+ */
+export function canonicalResponse(desc: DescMessage, json: Json): Json {
+  try {
+    return toJson(desc, fromJson(desc, json as JsonValue, { ignoreUnknownFields: true }), { alwaysEmitImplicit: true }) as Json;
+  } catch (error) {
+    throw internal(`the gateway built a ${desc.name} the contract does not accept: ${(error as Error).message}`);
+  }
+}
+
+/** The top-level fields the contract marks REQUIRED that the request leaves empty, by JSON name. */
+export function missingRequired(desc: DescMessage, request: Json): string[] {
+  return desc.fields.filter((f) => fieldBehaviors(f).includes('REQUIRED') && isEmpty(request[f.jsonName])).map((f) => f.jsonName);
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+function bodyObject(raw: unknown): Json {
+  if (raw === undefined || raw === null || raw === '') return {};
+  if (!isObject(raw)) throw invalidField('body', 'must be a JSON object');
+  return raw;
+}
+
+/** A query key (proto or JSON names, dotted) as JSON names and the field it ends at. */
+function fieldPath(desc: DescMessage, key: string): { names: string[]; field: DescField } | undefined {
+  const names: string[] = [];
+  let message: DescMessage | undefined = desc;
+  let field: DescField | undefined;
+  for (const part of key.split('.')) {
+    field = message?.fields.find((f) => f.name === part || f.jsonName === part);
+    if (!field) return undefined;
+    names.push(field.jsonName);
+    message = field.fieldKind === 'message' ? field.message : undefined;
+  }
+  return field ? { names, field } : undefined;
+}
+
+const TRUE = /^(1|t|T|TRUE|true|True)$/;
+const FALSE = /^(0|f|F|FALSE|false|False)$/;
+
+/** Query text as the JSON value protojson reads for the field (grpc-gateway's runtime/query.go rules). */
+function queryValue(field: DescField, key: string, values: readonly string[]): unknown {
+  const one = (text: string): unknown => {
+    if (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) return /^-?\d+$/.test(text) ? Number(text) : text;
+    const scalar = field.fieldKind === 'scalar' ? field.scalar : field.fieldKind === 'list' && field.listKind === 'scalar' ? field.scalar : undefined;
+    if (scalar === ScalarType.BOOL) {
+      // strconv.ParseBool, as grpc-gateway reads booleans.
+      if (TRUE.test(text)) return true;
+      if (FALSE.test(text)) return false;
+      throw invalidField(key, `"${text}" is not a boolean`);
+    }
+    return text;
+  };
+  if (field.fieldKind === 'list') return values.map(one);
+  if (values.length > 1) throw invalidField(key, 'must be given at most once');
+  return one(values[0]!);
+}
+
+function setPath(target: Json, names: readonly string[], value: unknown): void {
+  let at = target;
+  for (const name of names.slice(0, -1)) {
+    if (!isObject(at[name])) at[name] = {};
+    at = at[name] as Json;
+  }
+  at[names[names.length - 1]!] = value;
+}

@@ -1,0 +1,54 @@
+/**
+ * Custom methods (AIP-136) as named functions beside the mapping that declares
+ * them (Cadwyn's converters), not as new keywords of the mapping vocabulary.
+ *
+ * A custom method takes its request message in JSON form — built the same way
+ * from a REST route, query and body as from a gRPC message, then checked
+ * against the contract — and answers its response message in JSON form, which
+ * the runner checks against the contract too. Each mode has its own
+ * implementation, written against a narrow port: `translate` sees v1 (calls
+ * with the caller's credentials, and the mappings' renderers), `native` sees
+ * the store. A mode without an implementation answers UNIMPLEMENTED with the
+ * reason the method declares for it.
+ */
+import type { V1Call } from '../v1/client.ts';
+import type { Store } from '../store/types.ts';
+import type { RequestContext } from '../operation/context.ts';
+import type { Json } from './shape.ts';
+
+export type Mode = 'translate' | 'native';
+
+/** What a custom method may do over v1. */
+export interface V1Access {
+  /** A v1 call with the caller's own credentials, under the request's deadline and signal. */
+  call<T = Json>(call: Omit<V1Call, 'authorization'>): Promise<T>;
+  /** A v1 row of a mapped resource as its v2 resource (renames, references, kept times). */
+  render(resource: string, row: Json): Promise<Json>;
+  /** The v1 row of a mapped resource by uid; NOT_FOUND when v1 has none. */
+  row(resource: string, uid: string): Promise<Json>;
+  /** After a write v1 made: forget what the gateway keeps of the resource (hydration cache). */
+  changed(resource: string, uid: string): void;
+}
+
+/** What a custom method may do in native mode. */
+export interface NativeAccess {
+  readonly store: Store;
+  /** A stored resource as its v2 document (references hydrated, secrets hidden); NOT_FOUND when absent. */
+  get(resource: string, uid: string): Promise<Json>;
+  /** The time now, as the store writes it (RFC 3339, milliseconds). */
+  now(): string;
+}
+
+export interface CustomMethod {
+  /** Over v1; absent when v1 has no equivalent (then `unserved.translate` says why). */
+  readonly translate?: (request: Json, v1: V1Access, ctx: RequestContext) => Promise<Json>;
+  /** From the store; absent when native mode cannot answer it (then `unserved.native` says why). */
+  readonly native?: (request: Json, store: NativeAccess, ctx: RequestContext) => Promise<Json>;
+  /** Why a mode without an implementation does not serve the method: its UNIMPLEMENTED answer and the README say so. */
+  readonly unserved?: { readonly [mode in Mode]?: string };
+}
+
+/** Whether the method has an implementation for the mode. */
+export function servesIn(method: CustomMethod, mode: Mode): boolean {
+  return (mode === 'translate' ? method.translate : method.native) !== undefined;
+}
