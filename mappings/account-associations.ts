@@ -7,6 +7,7 @@
  * have the same JSON on both sides; GitHub's int64 keys and ids are strings.
  */
 import { z } from 'zod';
+import { checkAccountAssociation } from './methods/account-associations.ts';
 import { defineResource } from '../src/engine/mapping.ts';
 import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, requiredString } from './common.ts';
 
@@ -48,6 +49,9 @@ export default defineResource({
     github: z.object({ appInstallations: z.record(z.string().regex(/^\d+$/, 'keys must be GitHub app ids'), z.unknown()).optional() }).optional().nullable(),
   }),
   delete: { idempotent: true },
+  methods: {
+    custom: { CheckAccountAssociation: checkAccountAssociation },
+  },
   native: {
     // The uid is the group's own UIDP: one association per group.
     uid: 'parent',

@@ -32,3 +32,12 @@ export const ORG_STATUS = unchanged(['ORG_STATUS_UNSPECIFIED', 'ORG_STATUS_INITI
 export function v2Names(rename: { v2ToV1: Readonly<Record<string, string>> }): [string, ...string[]] {
   return Object.keys(rename.v2ToV1) as [string, ...string[]];
 }
+
+/** CheckAccountAssociation's provider: v1 `AccountType` names behind a prefix (same numbers). */
+export const ACCOUNT_PROVIDER_TYPE = prefixedEnum('ACCOUNT_PROVIDER_TYPE_', ['UNKNOWN', 'GOOGLE', 'AMAZON', 'AZURE'], ['UNKNOWN', 'ACCOUNT_PROVIDER_TYPE_UNSPECIFIED']);
+
+/** CheckAccountAssociation's answer: v1's State names are mixed-case (`Ready`, `NotReady`). */
+export const CHECK_STATUS = enumRename(
+  [['UNKNOWN', 'CHECK_STATUS_UNSPECIFIED'], ['Ready', 'CHECK_STATUS_READY'], ['NotReady', 'CHECK_STATUS_NOT_READY']],
+  'CHECK_STATUS_UNSPECIFIED',
+);

@@ -15,6 +15,7 @@
  * `CHAINGUARD_` environment variables or the reserved annotation prefixes.
  */
 import { z } from 'zod';
+import { getArchitectures, getSize } from './methods/images.ts';
 import { defineResource } from '../src/engine/mapping.ts';
 import { TIMESTAMP_ALIASES, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { CATALOG_TIER, v2Names } from './enums.ts';
@@ -94,6 +95,9 @@ export default defineResource({
   }),
   // A repo holding tags is not empty (the emulator's v1 refuses it too).
   delete: { refuseWhileParentOf: ['tags'] },
+  methods: {
+    custom: { GetArchitectures: getArchitectures, GetSize: getSize },
+  },
   native: {
     uniqueWithinParent: { field: 'name', onCreate: 'refuse' },
     // Its readme (a singleton at the repo's uid) goes with it.

@@ -116,6 +116,30 @@ export function v1Bool(answer: Record<string, unknown>, key: string): boolean {
   return value;
 }
 
+/** A string of a v1 answer: absent is '', as protojson leaves '' out; anything but a string is refused. */
+export function v1String(answer: Record<string, unknown>, key: string): string {
+  const value = answer[key];
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') return fail(`\`${key}\` is a ${jsonKind(value)}, not a string`);
+  return value;
+}
+
+/** A repeated string of a v1 answer: absent is none; anything but a list of strings is refused. */
+export function v1Strings(answer: Record<string, unknown>, key: string): string[] {
+  const value = answer[key];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) return fail(`\`${key}\` is not a list of strings`);
+  return value as string[];
+}
+
+/** An int64 of a v1 answer, as protojson writes it (a decimal string, or a number): absent is '0'. */
+export function v1Int64(answer: Record<string, unknown>, key: string): string {
+  const value = answer[key];
+  if (value === undefined || value === null) return '0';
+  if ((typeof value === 'string' && /^-?\d+$/.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+  return fail(`\`${key}\` is not an integer`);
+}
+
 function fail(why: string): never {
   throw unreadable(200, why);
 }

@@ -41,9 +41,12 @@ export interface Route {
 
 export const VERSIONS = ['v2beta1', 'v2'];
 
-function routeKind(name: string): RouteKind {
-  for (const kind of ['List', 'Get', 'Create', 'Update', 'Delete'] as const) {
-    if (name.startsWith(kind) && !name.startsWith('BatchCreate')) return kind.toLowerCase() as RouteKind;
+/** The request field that marks each standard method (AIP-131…135); a verb-named RPC without it (GetSize) is custom. */
+const STANDARD_FIELD = { List: 'page_size', Get: 'uid', Create: 'parent', Update: 'update_mask', Delete: 'uid' } as const;
+
+function routeKind(rpc: DescMethod): RouteKind {
+  for (const [kind, field] of Object.entries(STANDARD_FIELD)) {
+    if (rpc.name.startsWith(kind) && rpc.input.fields.some((f) => f.name === field)) return kind.toLowerCase() as RouteKind;
   }
   return 'custom';
 }
@@ -66,7 +69,7 @@ export const ROUTES: Route[] = RPCS.flatMap((rpc) => {
     verb: r.verb.toUpperCase(),
     pattern: r.pattern,
     body: r.body,
-    kind: routeKind(rpc.name),
+    kind: routeKind(rpc),
     resource: resourceOf(r.pattern),
     template: compileTemplate(r.pattern, VERSIONS),
   }));
@@ -619,6 +622,13 @@ function baseMessage(rpc: DescMethod, r: Rand, world: World): Record<string, Jso
   }
   if (rpc.name === 'BatchCreateRoleBindings') return world.batch as Record<string, JsonValue>;
   if (rpc.name === 'LookupIdentity') return { issuer: 'https://issuer.example', subject: r.pick(['bot-0', 'nobody']) };
+  // Custom methods whose request names a resource: a real one, so the request can reach v1.
+  if (rpc.name === 'GetArchitectures' || rpc.name === 'GetSize') {
+    return { repoUid: r.pick(world.uids.repos), digest: `sha256:${String(r.int(0, 2)).repeat(64)}`, ...(r.chance(0.5) ? { architecture: r.pick(['amd64', 'arm64', 'riscv64']) } : {}) };
+  }
+  if (rpc.name === 'CheckAccountAssociation') {
+    return { uid: r.pick(world.uids.accountAssociations), providerType: r.pick(['ACCOUNT_PROVIDER_TYPE_GOOGLE', 'ACCOUNT_PROVIDER_TYPE_AMAZON', 'ACCOUNT_PROVIDER_TYPE_AZURE']) };
+  }
   return messageJson(rpc.input, r, world, { valid: true });
 }
 

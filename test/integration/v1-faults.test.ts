@@ -55,11 +55,11 @@ const OPERATIONS: DescMethod[] = BINDINGS.map((b) => b.method);
 const KIND = new Map(BINDINGS.map((b) => [b.method, b.kind]));
 /**
  * A delete reads nothing of v1's answer, and a custom method whose response has no sub-message
- * (`{}`, `{eligible}`) can be read from any JSON object (protojson discards unknown keys; an absent
+ * (`{}`, `{eligible}`, `{architectures: [string]}`) can be read from any JSON object (protojson discards unknown keys; an absent
  * scalar is its zero): on a lying 200 of the right kind these may succeed. Everything else must refuse it.
  */
 const readsNoMessage = (method: DescMethod) =>
-  KIND.get(method) === 'delete' || (KIND.get(method) === 'custom' && method.output.fields.every((f) => f.fieldKind !== 'message' && f.fieldKind !== 'list'));
+  KIND.get(method) === 'delete' || (KIND.get(method) === 'custom' && method.output.fields.every((f) => f.fieldKind === 'scalar' || f.fieldKind === 'enum' || (f.fieldKind === 'list' && f.listKind !== 'message')));
 const BINDING = new Map(BINDINGS.map((b) => [b.method, b]));
 
 // ---- the proxy ------------------------------------------------------------------------------

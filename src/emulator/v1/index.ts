@@ -12,6 +12,7 @@ import { groupInviteRoutes } from './routes/group-invites.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { identityRoutes } from './routes/identities.ts';
 import { identityProviderRoutes } from './routes/identity-providers.ts';
+import { imageRoutes } from './routes/images.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { roleRoutes } from './routes/roles.ts';
@@ -76,6 +77,7 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
       ...accountAssociationRoutes(state),
       ...groupInviteRoutes(state),
       ...repoRoutes(state),
+      ...imageRoutes(state),
       ...tagRoutes(state),
       ...advisoryRoutes(state),
     ],

@@ -255,6 +255,28 @@ const GITHUB_INSTALLATION = message('chainguard.platform.iam.AccountAssociations
   field('name', 'string'),
 ]);
 
+/** `ArchRequest` and `SizeRequest` (`repo_id` and `digest` come from the path). */
+export const SIZE_REQUEST = message('chainguard.platform.registry.SizeRequest', [
+  field('repo_id', 'string'),
+  field('digest', 'string'),
+  field('arch', 'string'),
+]);
+export const ARCHS = message('chainguard.platform.registry.Archs', [field('archs', 'string', { card: 'repeated' })]);
+export const SIZE = message('chainguard.platform.registry.Size', [field('size', 'int64'), field('arch', 'string')]);
+
+/** `AccountAssociationsCheckRequest`: `group` comes from the path (`body: "*"`). */
+export const ACCOUNT_CHECK_REQUEST = message('chainguard.platform.iam.AccountAssociationsCheckRequest', [
+  field('group', 'string'),
+  field('account_type', enumeration('AccountAssociationsCheckRequest.AccountType', ['UNKNOWN', 'GOOGLE', 'AMAZON', 'AZURE'])),
+]);
+
+/** `AccountAssociationsStatus`: its State names are mixed-case in v1 (`Ready`, `NotReady`). */
+export const ACCOUNT_STATUS = message('chainguard.platform.iam.AccountAssociationsStatus', [
+  field('ready', enumeration('AccountAssociationsStatus.State', ['UNKNOWN', 'Ready', 'NotReady'])),
+  field('reason', 'string'),
+  field('message', 'string'),
+]);
+
 /** Declared in proto order: `chainguard` and `azure` come before `name`, `github` last. */
 export const ACCOUNT_ASSOCIATIONS = message('chainguard.platform.iam.AccountAssociations', [
   field('group', 'string'),
