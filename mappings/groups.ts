@@ -39,7 +39,7 @@ export default defineResource({
     verified: z.boolean().optional(),
     kind: z.enum(v2Names(ORG_KIND)).optional(),
   }),
-  delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos'] },
+  delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos', 'overlays'] },
   methods: {
     custom: { LookupGroup: lookupGroup, RequestGroupAccess: requestGroupAccess, CheckEligibility: checkEligibility },
   },

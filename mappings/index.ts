@@ -6,6 +6,8 @@ import groupInvites from './group-invites.ts';
 import groups from './groups.ts';
 import identities from './identities.ts';
 import identityProviders from './identity-providers.ts';
+import overlayBindings from './overlay-bindings.ts';
+import overlays from './overlays.ts';
 import repoReadmes from './repo-readmes.ts';
 import repos from './repos.ts';
 import roleBindings from './role-bindings.ts';
@@ -13,5 +15,5 @@ import roles from './roles.ts';
 import tags from './tags.ts';
 
 export const MAPPINGS: readonly ResourceMapping[] = [
-  groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, repoReadmes, tags, advisories,
+  groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, repoReadmes, tags, advisories, overlays, overlayBindings,
 ];

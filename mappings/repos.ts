@@ -100,7 +100,7 @@ export default defineResource({
   },
   native: {
     uniqueWithinParent: { field: 'name', onCreate: 'refuse' },
-    // Its readme (a singleton at the repo's uid) goes with it.
-    delete: { cascade: [{ kind: 'repoReadmes', field: 'uid' }] },
+    // Its readme (a singleton at the repo's uid) and the overlay bindings attached to it go with it.
+    delete: { cascade: [{ kind: 'repoReadmes', field: 'uid' }, { kind: 'overlayBindings', field: 'repo' }] },
   },
 });

@@ -12,7 +12,8 @@ import { defineResource } from '../src/engine/mapping.ts';
 import { UID, UIDP_FILTERS, requiredString } from './common.ts';
 
 // The OCI distribution spec's tag and digest grammars.
-const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+/** The OCI distribution spec's tag grammar (overlay bindings select tags by it too). */
+export const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const OCI_DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/;
 
 export default defineResource({

@@ -8,7 +8,6 @@ const PASS_THROUGH = 'meanwhile its v1 route is reachable unchanged through the 
 const CUSTOM_VERB = 'a custom verb the gateway has no declared method for yet';
 
 const iam = 'chainguard.platform.iam.v2beta1';
-const registry = 'chainguard.platform.registry.v2beta1';
 const advisory = 'chainguard.platform.advisory.v2beta1';
 
 export const UNSERVED: Readonly<Record<string, string>> = {
@@ -27,12 +26,4 @@ export const UNSERVED: Readonly<Record<string, string>> = {
   [`${iam}.ExternalGroupRoleMappingsService.ListExternalGroupRoleMappings`]: `no mapping yet for /iam/v1/externalGroupRoleMappings; ${PASS_THROUGH}`,
   [`${iam}.TermsService.AcceptTerms`]: `no mapping yet for /iam/v1/terms; ${PASS_THROUGH}`,
   [`${iam}.TermsService.ListTermsAcceptances`]: `no mapping yet for /iam/v1/terms; ${PASS_THROUGH}`,
-  [`${registry}.OverlaysService.GetOverlay`]: 'v1 has no overlay collection: it will be served natively only, not yet',
-  [`${registry}.OverlaysService.ListOverlays`]: 'v1 has no overlay collection: it will be served natively only, not yet',
-  [`${registry}.OverlaysService.CreateOverlay`]: 'v1 has no overlay collection: it will be served natively only, not yet',
-  [`${registry}.OverlaysService.DeleteOverlay`]: 'v1 has no overlay collection: it will be served natively only, not yet',
-  [`${registry}.OverlayBindingsService.CreateOverlayBinding`]: 'v1 has no overlay binding collection: it will be served natively only, not yet',
-  [`${registry}.OverlayBindingsService.GetOverlayBinding`]: 'v1 has no overlay binding collection: it will be served natively only, not yet',
-  [`${registry}.OverlayBindingsService.ListOverlayBindings`]: 'v1 has no overlay binding collection: it will be served natively only, not yet',
-  [`${registry}.OverlayBindingsService.DeleteOverlayBinding`]: 'v1 has no overlay binding collection: it will be served natively only, not yet',
 };

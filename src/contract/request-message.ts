@@ -56,11 +56,34 @@ export function canonicalRequest(desc: DescMessage, json: Json): Json {
  * An answer that does not fit is the gateway's own fault.
  */
 export function canonicalResponse(desc: DescMessage, json: Json): Json {
+  let canonical: Json;
   try {
-    return toJson(desc, fromJson(desc, json as JsonValue, { ignoreUnknownFields: true }), { alwaysEmitImplicit: true }) as Json;
+    canonical = toJson(desc, fromJson(desc, json as JsonValue, { ignoreUnknownFields: true }), { alwaysEmitImplicit: true }) as Json;
   } catch (error) {
     throw internal(`the gateway built a ${desc.name} the contract does not accept: ${(error as Error).message}`);
   }
+  return withUnsetMessages(desc, canonical);
+}
+
+/**
+ * protojson's EmitUnpopulated writes an unset singular message as `null`
+ * (protobuf-es leaves it out), as every standard method's answer does; oneof
+ * members and proto3 `optional` fields stay absent when unset.
+ */
+function withUnsetMessages(desc: DescMessage, json: Json): Json {
+  for (const field of desc.fields) {
+    if (field.oneof || field.proto.proto3Optional) continue;
+    const value = json[field.jsonName];
+    if (field.fieldKind === 'message') {
+      if (value === undefined) json[field.jsonName] = null;
+      else if (!field.message.typeName.startsWith('google.protobuf.') && isObject(value)) withUnsetMessages(field.message, value);
+    } else if (field.fieldKind === 'list' && field.listKind === 'message' && Array.isArray(value)) {
+      for (const item of value) if (isObject(item)) withUnsetMessages(field.message, item);
+    } else if (field.fieldKind === 'map' && field.mapKind === 'message' && isObject(value)) {
+      for (const item of Object.values(value)) if (isObject(item)) withUnsetMessages(field.message, item);
+    }
+  }
+  return json;
 }
 
 /** The top-level fields the contract marks REQUIRED that the request leaves empty, by JSON name. */

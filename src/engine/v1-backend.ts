@@ -296,7 +296,9 @@ export class V1Backend implements BackendPort {
   }
 
   async #refuseIfParent(mapping: ResourceMapping, uid: string, children: readonly string[], ctx: RequestContext): Promise<void> {
-    const counts = await Promise.all(children.map(async (name) => {
+    // A resource v1 has no equivalent of has no rows there to count.
+    const inV1 = children.filter((name) => !this.#registry.get(name).nativeOnly);
+    const counts = await Promise.all(inV1.map(async (name) => {
       const child = this.#registry.get(name);
       const childOf = Object.values(child.filters).find((f) => f.op === 'childOf' && f.v1);
       const rows = await this.#listV1(child, childOf?.v1 ? { [childOf.v1]: uid } : {}, ctx);

@@ -1,0 +1,34 @@
+/**
+ * OverlayBinding (registry v2beta1): one overlay attached to one repo under
+ * exact tag names; its uid is a UIDP under the repo. v1 has no such
+ * collection, so only native mode serves it. Create takes a reference and a
+ * selector rather than a resource (`body: "*"`: parent repo, overlay uid or
+ * name, tags), so it is a custom method (methods/overlay-bindings.ts); reads
+ * show the overlay expanded as it is now. No update: delete and create again.
+ */
+import { defineResource } from '../src/engine/mapping.ts';
+import { UIDP_FILTERS } from './common.ts';
+import { createOverlayBinding } from './methods/overlay-bindings.ts';
+import { OVERLAYS_NATIVE_ONLY } from './overlays.ts';
+
+export default defineResource({
+  name: 'overlayBindings',
+  resourceType: 'registry.chainguard.dev/OverlayBinding',
+  service: 'registry',
+  collection: 'overlayBindings',
+  operations: ['list', 'get', 'delete'],
+  nativeOnly: OVERLAYS_NATIVE_ONLY,
+  // Never called (native only); names the resource for the write lock.
+  v1: { collection: 'overlayBindings', idParam: 'id' },
+  fields: {},
+  filters: {
+    ...UIDP_FILTERS,
+    overlay: { field: 'overlay.uid', op: 'eq', uidp: true },
+  },
+  orderBy: { fields: ['uid'], default: 'uid asc' },
+  methods: { custom: { CreateOverlayBinding: createOverlayBinding } },
+  native: {
+    // The stored document keeps only the overlay's uid; its name and config are read when shown.
+    references: { overlay: { kind: 'overlays', by: 'overlay.uid', pick: { uid: 'uid', name: 'name', config: 'config' } } },
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * Overlay (registry v2beta1): a named, reusable package fragment of a group,
+ * bound to repos by OverlayBindings. v1 has no such collection, so only
+ * native mode serves it. This milestone an overlay's config may carry
+ * `contents.packages` only (at least one package); any other populated config
+ * field is INVALID_ARGUMENT. There is no update: delete and create again.
+ * A name is unique among its group's overlays, and an overlay still bound to a
+ * repo cannot be deleted (FAILED_PRECONDITION).
+ */
+import { z } from 'zod';
+import { defineResource } from '../src/engine/mapping.ts';
+import { UIDP_FILTERS, requiredString } from './common.ts';
+
+export const OVERLAYS_NATIVE_ONLY = 'v1 has no overlays: they are served by native mode only';
+
+// Strict objects: any other populated config field is refused, as the service refuses it this milestone.
+const packagesOnly = z.strictObject({
+  contents: z.strictObject({
+    packages: z.array(z.string().min(1, 'must not be empty')).min(1, 'needs at least one package'),
+  }, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'only contents.packages may be set' : 'is required: contents.packages') }),
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'only contents.packages may be set' : 'is required') });
+
+export default defineResource({
+  name: 'overlays',
+  resourceType: 'registry.chainguard.dev/Overlay',
+  service: 'registry',
+  collection: 'overlays',
+  operations: ['list', 'get', 'create', 'delete'],
+  nativeOnly: OVERLAYS_NATIVE_ONLY,
+  // Never called (native only); names the resource for the write lock.
+  v1: { collection: 'overlays', idParam: 'id' },
+  fields: {},
+  filters: {
+    ...UIDP_FILTERS,
+    name: { field: 'name', op: 'eq' },
+  },
+  orderBy: { fields: ['uid', 'name'], default: 'uid asc' },
+  create: { parent: 'required', parentKind: 'groups' },
+  validate: z.object({
+    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
+    config: packagesOnly,
+  }),
+  native: {
+    uniqueWithinParent: { field: 'name', onCreate: 'refuse' },
+    delete: { refuseWhileReferencedBy: [{ kind: 'overlayBindings', field: 'overlay.uid' }] },
+  },
+});
