@@ -67,5 +67,7 @@ export default defineResource({
   native: {
     // The default role is a role-binding promise, so it must name a role.
     requires: { defaultRole: 'roles' },
+    // Its external group role mappings (children of it) go with it.
+    delete: { cascade: [{ kind: 'externalGroupRoleMappings', field: 'parent' }] },
   },
 });

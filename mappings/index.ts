@@ -2,6 +2,7 @@
 import type { ResourceMapping } from '../src/engine/mapping.ts';
 import accountAssociations from './account-associations.ts';
 import advisories from './advisories.ts';
+import externalGroupRoleMappings from './external-group-role-mappings.ts';
 import groupInvites from './group-invites.ts';
 import groups from './groups.ts';
 import identities from './identities.ts';
@@ -15,5 +16,5 @@ import roles from './roles.ts';
 import tags from './tags.ts';
 
 export const MAPPINGS: readonly ResourceMapping[] = [
-  groups, identities, roles, roleBindings, identityProviders, accountAssociations, groupInvites, repos, repoReadmes, tags, advisories, overlays, overlayBindings,
+  groups, identities, roles, roleBindings, identityProviders, externalGroupRoleMappings, accountAssociations, groupInvites, repos, repoReadmes, tags, advisories, overlays, overlayBindings,
 ];

@@ -19,11 +19,6 @@ export const UNSERVED: Readonly<Record<string, string>> = {
   [`${iam}.IdentityProvidersService.RegenerateScimToken`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,
   [`${iam}.IdentityProvidersService.RevokeScimToken`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,
   [`${iam}.IdentityProvidersService.SetScimEnabled`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,
-  [`${iam}.ExternalGroupRoleMappingsService.GetExternalGroupRoleMapping`]: `no mapping yet for /iam/v1/externalGroupRoleMappings; ${PASS_THROUGH}`,
-  [`${iam}.ExternalGroupRoleMappingsService.CreateExternalGroupRoleMapping`]: `no mapping yet for /iam/v1/externalGroupRoleMappings; ${PASS_THROUGH}`,
-  [`${iam}.ExternalGroupRoleMappingsService.DeleteExternalGroupRoleMapping`]: `no mapping yet for /iam/v1/externalGroupRoleMappings; ${PASS_THROUGH}`,
-  [`${iam}.ExternalGroupRoleMappingsService.BatchDeleteExternalGroupRoleMappings`]: `no mapping yet for /iam/v1/externalGroupRoleMappings:batchDelete; ${PASS_THROUGH}`,
-  [`${iam}.ExternalGroupRoleMappingsService.ListExternalGroupRoleMappings`]: `no mapping yet for /iam/v1/externalGroupRoleMappings; ${PASS_THROUGH}`,
   [`${iam}.TermsService.AcceptTerms`]: `no mapping yet for /iam/v1/terms; ${PASS_THROUGH}`,
   [`${iam}.TermsService.ListTermsAcceptances`]: `no mapping yet for /iam/v1/terms; ${PASS_THROUGH}`,
 };

@@ -146,6 +146,12 @@ export interface ResourceMapping {
     readonly parent: 'required' | 'optional';
     /** The resource a parent uid names (v2's `parent` is always a group here, a repo for tags). */
     readonly parentKind: string;
+    /**
+     * Fields that must name the new resource's organisation (the root of its
+     * parent), else INVALID_ARGUMENT on the field: a scope that may today only
+     * be the whole organisation.
+     */
+    readonly organisationScoped?: readonly string[];
   };
   /** Rules for writable fields, checked on create and on the masked paths of an update. */
   readonly validate?: ZodType;

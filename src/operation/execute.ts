@@ -14,7 +14,7 @@ import { parseBatch } from '../engine/batch-request.ts';
 import type { BackendPort, Page } from '../engine/backend.ts';
 import { KeyedMutex } from '../engine/keyed-mutex.ts';
 import { readListQuery } from '../engine/list-query.ts';
-import { readBody, readUpdate, type Json } from '../engine/shape.ts';
+import { getPath, readBody, readUpdate, type Json } from '../engine/shape.ts';
 import { validate } from '../engine/validate.ts';
 import { isUidp } from '../uidp.ts';
 import { abortReason, type RequestContext } from './context.ts';
@@ -68,6 +68,10 @@ export class OperationRunner {
         // protojson discards unknown keys on decode, so a create ignores them.
         const { value } = readBody(mapping.fields, op.body);
         validate(mapping.validate, value);
+        const organisation = op.parent.split('/')[0];
+        for (const field of mapping.create?.organisationScoped ?? []) {
+          if (getPath(value, field) !== organisation) throw invalidField(field, `must be the organisation's UIDP, ${organisation}`);
+        }
         return backend.create(mapping, op.parent, value, ctx);
       }
       case 'update': {

@@ -41,6 +41,11 @@ export interface Route {
 
 export const VERSIONS = ['v2beta1', 'v2'];
 
+/** What a create's parent names, by the kind created (its mapping's `create.parentKind`). */
+const PARENT_KIND: Partial<Record<string, Kind>> = Object.fromEntries(
+  MAPPINGS.filter((m) => m.create).map((m) => [m.name, m.create!.parentKind as Kind]),
+);
+
 /** The request field that marks each standard method (AIP-131…135); a verb-named RPC without it (GetSize) is custom. */
 const STANDARD_FIELD = { List: 'page_size', Get: 'uid', Create: 'parent', Update: 'update_mask', Delete: 'uid' } as const;
 
@@ -611,7 +616,7 @@ function baseMessage(rpc: DescMethod, r: Rand, world: World): Record<string, Jso
     case 'list': return { uidp: { descendantsOf: world.org }, pageSize: r.pick([1, 2, 50]) };
     case 'create':
       if (!bodyField) break;
-      return { parent: r.pick(resource === 'tags' ? world.uids.repos : world.uids.groups), [bodyField.jsonName]: (body ?? {}) as JsonValue };
+      return { parent: r.pick(world.uids[PARENT_KIND[resource!] ?? 'groups']), [bodyField.jsonName]: (body ?? {}) as JsonValue };
     case 'update': {
       if (!bodyField || bodyField.fieldKind !== 'message') break;
       // A sub-resource under its resource's route (a repo's readme) has a body of its own.
@@ -625,6 +630,9 @@ function baseMessage(rpc: DescMethod, r: Rand, world: World): Record<string, Jso
   // Custom methods whose request names a resource: a real one, so the request can reach v1.
   if (rpc.name === 'GetArchitectures' || rpc.name === 'GetSize') {
     return { repoUid: r.pick(world.uids.repos), digest: `sha256:${String(r.int(0, 2)).repeat(64)}`, ...(r.chance(0.5) ? { architecture: r.pick(['amd64', 'arm64', 'riscv64']) } : {}) };
+  }
+  if (rpc.name === 'BatchDeleteExternalGroupRoleMappings') {
+    return { parent: world.uids.identityProviders[0]!, names: r.chance(0.5) ? [r.pick(world.uids.externalGroupRoleMappings)] : [`${world.uids.identityProviders[0]!}/0123456789abcdef`] };
   }
   if (rpc.name === 'CheckAccountAssociation') {
     return { uid: r.pick(world.uids.accountAssociations), providerType: r.pick(['ACCOUNT_PROVIDER_TYPE_GOOGLE', 'ACCOUNT_PROVIDER_TYPE_AMAZON', 'ACCOUNT_PROVIDER_TYPE_AZURE']) };

@@ -8,7 +8,7 @@ import type { Json } from '../../src/engine/shape.ts';
 import type { ModeStack } from '../support/modes.ts';
 
 export const KINDS = [
-  'groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'accountAssociations', 'groupInvites', 'repos', 'tags', 'advisories',
+  'groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'externalGroupRoleMappings', 'accountAssociations', 'groupInvites', 'repos', 'tags', 'advisories',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -32,6 +32,7 @@ export const COLLECTIONS: Record<Kind, string> = {
   roles: '/iam/v2beta1/roles',
   roleBindings: '/iam/v2beta1/roleBindings',
   identityProviders: '/iam/v2beta1/identityProviders',
+  externalGroupRoleMappings: '/iam/v2beta1/externalGroupRoleMappings',
   accountAssociations: '/iam/v2beta1/accountAssociations',
   groupInvites: '/iam/v2beta1/groupInvites',
   repos: '/registry/v2beta1/repos',
@@ -65,6 +66,8 @@ export async function buildWorld(stack: ModeStack): Promise<World> {
   const oidc = { issuer: 'https://sso.example', clientId: 'fuzz-client', clientSecret: 'fuzz-secret', additionalScopes: ['email'] };
   const idp = (i: number) => ({ name: `fuzz-sso-${i}`, defaultRole: uids.roles[0]!, oidc });
   for (let i = 0; i < 2; i++) uids.identityProviders.push(await post(`/iam/v2beta1/identityProviders/${org}`, idp(i)));
+  const groupMapping = (i: number) => ({ externalGroupId: `fuzz-idp-group-${i}`, roleUid: viewer, scope: org });
+  for (let i = 0; i < 2; i++) uids.externalGroupRoleMappings.push(await post(`/iam/v2beta1/externalGroupRoleMappings/${uids.identityProviders[0]!}`, groupMapping(i)));
   const association = (i: number) => ({ name: `fuzz-cloud-${i}`, amazon: { account: `12345678901${i}` } });
   uids.accountAssociations.push(await post(`/iam/v2beta1/accountAssociations/${g1}`, association(0)));
   uids.accountAssociations.push(await post(`/iam/v2beta1/accountAssociations/${g2}`, association(1)));
@@ -105,6 +108,7 @@ export async function buildWorld(stack: ModeStack): Promise<World> {
       roles: role(9),
       roleBindings: { identityUid: uids.identities[0]!, roleUid: uids.roles[1]! },
       identityProviders: idp(9),
+      externalGroupRoleMappings: groupMapping(9),
       accountAssociations: association(9),
       groupInvites: invite,
       repos: { name: 'fuzz-made-repo', catalogTier: 'CATALOG_TIER_AI', customOverlay: { environment: { MODE: 'fuzz' } } },

@@ -12,6 +12,7 @@ import { groupInviteRoutes } from './routes/group-invites.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { identityRoutes } from './routes/identities.ts';
 import { identityProviderRoutes } from './routes/identity-providers.ts';
+import { externalGroupRoleMappingRoutes } from './routes/external-group-role-mappings.ts';
 import { imageRoutes } from './routes/images.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
@@ -74,6 +75,7 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
       ...roleRoutes(state),
       ...roleBindingRoutes(state, groupMessage),
       ...identityProviderRoutes(state),
+      ...externalGroupRoleMappingRoutes(state),
       ...accountAssociationRoutes(state),
       ...groupInviteRoutes(state),
       ...repoRoutes(state),

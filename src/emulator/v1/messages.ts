@@ -255,6 +255,23 @@ const GITHUB_INSTALLATION = message('chainguard.platform.iam.AccountAssociations
   field('name', 'string'),
 ]);
 
+export const EXTERNAL_GROUP_ROLE_MAPPING = message('chainguard.platform.iam.ExternalGroupRoleMapping', [
+  field('id', 'string'),
+  field('identity_provider_uidp', 'string'),
+  field('external_group_id', 'string'),
+  field('role_uidp', 'string'),
+  field('scope', 'string'),
+  field('created_at', 'timestamp'),
+]);
+export const EXTERNAL_GROUP_ROLE_MAPPING_FILTER = message('chainguard.platform.iam.ExternalGroupRoleMappingFilter', [
+  field('uidp', UIDP_FILTER),
+  field('identity_provider_uidp', 'string'),
+]);
+export const BATCH_DELETE_MAPPINGS_REQUEST = message('chainguard.platform.iam.BatchDeleteExternalGroupRoleMappingsRequest', [
+  field('parent_id', 'string'),
+  field('ids', 'string', { card: 'repeated' }),
+]);
+
 /** `ArchRequest` and `SizeRequest` (`repo_id` and `digest` come from the path). */
 export const SIZE_REQUEST = message('chainguard.platform.registry.SizeRequest', [
   field('repo_id', 'string'),

@@ -15,6 +15,9 @@ import { AccountAssociationsStore, type AccountAssociationsFields, type AccountA
 import { AdvisoryStore, type AdvisoryEventFields, type AdvisoryFields, type V1Advisory, type V1AdvisoryEvent } from './stores/advisories.ts';
 import type { AdvisoryFilter, AdvisoryPage } from './stores/advisory-list.ts';
 import { GroupInviteStore, type GroupInviteFields, type GroupInviteFilter, type V1GroupInvite, type V1StoredGroupInvite } from './stores/group-invites.ts';
+import {
+  ExternalGroupRoleMappingStore, type ExternalGroupRoleMappingFields, type V1ExternalGroupRoleMapping,
+} from './stores/external-group-role-mappings.ts';
 import { IdentityProviderStore, type IdentityProviderFields, type V1IdentityProvider } from './stores/identity-providers.ts';
 import { TagStore, type TagFields, type TagFilter, type V1Tag } from './stores/tags.ts';
 import { formatMicros, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
@@ -228,6 +231,7 @@ export class EmulatorState {
   readonly #groupInvites: GroupInviteStore;
   readonly #tags: TagStore;
   readonly #advisories: AdvisoryStore;
+  readonly externalGroupRoleMappings: ExternalGroupRoleMappingStore;
   /** `<group>\0<caller>` → when that caller last asked for access (microseconds). */
   readonly #accessRequests = new Map<string, number>();
 
@@ -245,6 +249,7 @@ export class EmulatorState {
       repoExists: (id) => this.#repos.has(id),
     };
     this.#identityProviders = new IdentityProviderStore(ctx);
+    this.externalGroupRoleMappings = new ExternalGroupRoleMappingStore(ctx);
     this.#accountAssociations = new AccountAssociationsStore(ctx);
     this.#groupInvites = new GroupInviteStore(ctx);
     this.#tags = new TagStore(ctx);
@@ -686,6 +691,13 @@ export class EmulatorState {
 
   deleteIdentityProvider(id: string): void {
     this.#identityProviders.delete(id);
+    this.externalGroupRoleMappings.deleteUnder(id);
+  }
+
+  // ------------------------------------------------------------ external group role mappings (stores/external-group-role-mappings.ts)
+
+  createExternalGroupRoleMapping(identityProvider: string, fields: ExternalGroupRoleMappingFields): V1ExternalGroupRoleMapping {
+    return this.externalGroupRoleMappings.create(identityProvider, fields, this.#identityProviders.list({ id: identityProvider }).length > 0);
   }
 
   // ------------------------------------------------------------ account associations (stores/account-associations.ts)
