@@ -9,6 +9,7 @@ import { defineResource } from '../src/engine/mapping.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { ORG_KIND, ORG_STATUS, v2Names } from './enums.ts';
 import { checkEligibility, lookupGroup, requestGroupAccess } from './methods/groups.ts';
+import { acceptTerms, listTermsAcceptances } from './methods/terms.ts';
 
 const NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
 
@@ -41,7 +42,11 @@ export default defineResource({
   }),
   delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos', 'overlays'] },
   methods: {
-    custom: { LookupGroup: lookupGroup, RequestGroupAccess: requestGroupAccess, CheckEligibility: checkEligibility },
+    custom: {
+      LookupGroup: lookupGroup, RequestGroupAccess: requestGroupAccess, CheckEligibility: checkEligibility,
+      // TermsService: an organisation's acceptances of legal documents.
+      AcceptTerms: acceptTerms, ListTermsAcceptances: listTermsAcceptances,
+    },
   },
   native: {
     // v2: sub-groups inherit their organisation's kind and status; the organisation's own row holds them.

@@ -19,6 +19,4 @@ export const UNSERVED: Readonly<Record<string, string>> = {
   [`${iam}.IdentityProvidersService.RegenerateScimToken`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,
   [`${iam}.IdentityProvidersService.RevokeScimToken`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,
   [`${iam}.IdentityProvidersService.SetScimEnabled`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,
-  [`${iam}.TermsService.AcceptTerms`]: `no mapping yet for /iam/v1/terms; ${PASS_THROUGH}`,
-  [`${iam}.TermsService.ListTermsAcceptances`]: `no mapping yet for /iam/v1/terms; ${PASS_THROUGH}`,
 };

@@ -46,3 +46,9 @@ export function isDescendantOf(child: string, ancestor: string): boolean {
 export function isChildOf(child: string, parent: string): boolean {
   return parentOf(child) === parent;
 }
+
+/** The UIDP itself and every ancestor of it, nearest first (`a/b/c` → `a/b/c`, `a/b`, `a`). */
+export function selfAndAncestors(uidp: string): string[] {
+  const segments = uidp.split('/');
+  return segments.map((_, i) => segments.slice(0, segments.length - i).join('/'));
+}

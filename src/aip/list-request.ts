@@ -53,3 +53,17 @@ export function parseListParams(query: RawQuery): ListParams {
     skip,
   };
 }
+
+/** The message's fields as the query parameters REST would carry: dotted paths, repeated values as lists. */
+export function asQuery(json: Record<string, unknown>, prefix = '', into: RawQuery = {}): RawQuery {
+  for (const [key, value] of Object.entries(json)) {
+    if (isPlainObject(value)) asQuery(value, `${prefix}${key}.`, into);
+    else if (Array.isArray(value)) into[prefix + key] = value.map(String);
+    else if (value !== null && value !== undefined) into[prefix + key] = String(value);
+  }
+  return into;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

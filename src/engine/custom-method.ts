@@ -14,6 +14,7 @@
 import type { V1Call } from '../v1/client.ts';
 import type { Store } from '../store/types.ts';
 import type { RequestContext } from '../operation/context.ts';
+import type { Orderable } from '../aip/order-by.ts';
 import type { Json } from './shape.ts';
 
 export type Mode = 'translate' | 'native';
@@ -46,6 +47,22 @@ export interface CustomMethod {
   readonly native?: (request: Json, store: NativeAccess, ctx: RequestContext) => Promise<Json>;
   /** Why a mode without an implementation does not serve the method: its UNIMPLEMENTED answer and the README say so. */
   readonly unserved?: { readonly [mode in Mode]?: string };
+  /**
+   * A List-shaped custom method (AIP-132 paging fields on a request that is
+   * not a standard List). Its implementations answer every matching row under
+   * `items`; the runner orders, skips and pages them and seals the page token
+   * to the request, as it does for a standard List over v1.
+   */
+  readonly list?: CustomList;
+}
+
+export interface CustomList {
+  /** The response field (JSON name) holding the rows. */
+  readonly items: string;
+  /** What `order_by` may name; `uid` stands for `key`. */
+  readonly order: Orderable;
+  /** A row's unique, stable key: the order's final tiebreak, so a page token resumes exactly. */
+  readonly key: (row: Json) => string;
 }
 
 /** Whether the method has an implementation for the mode. */

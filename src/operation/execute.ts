@@ -6,11 +6,14 @@
  */
 import { invalidArgument, invalidField } from '../aip/errors.ts';
 import { checkInput } from '../aip/input-limits.ts';
-import { singleParam } from '../aip/list-request.ts';
+import { asQuery, parseListParams, singleParam } from '../aip/list-request.ts';
+import { windowRows } from '../aip/list-window.ts';
+import { formatOrderBy, parseOrderBy } from '../aip/order-by.ts';
 import { spellings } from '../aip/names.ts';
-import type { PageTokenCodec } from '../aip/page-token.ts';
+import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
 import { canonicalResponse, missingRequired } from '../contract/request-message.ts';
 import { parseBatch } from '../engine/batch-request.ts';
+import type { CustomList } from '../engine/custom-method.ts';
 import type { BackendPort, Page } from '../engine/backend.ts';
 import { KeyedMutex } from '../engine/keyed-mutex.ts';
 import { readListQuery } from '../engine/list-query.ts';
@@ -43,6 +46,22 @@ export class OperationRunner {
     }
     // The deadline and the caller's cancellation end the request even while the backend is busy.
     return ctx.signal.aborted ? Promise.reject(abortReason(ctx)) : raceAbort(answer, ctx);
+  }
+
+  /** A List-shaped custom method: every matching row from the backend, windowed and paged here. */
+  async #customList(op: Extract<Operation, { kind: 'custom' }>, list: CustomList, ctx: RequestContext): Promise<Json> {
+    const { pageSize, pageToken, orderBy, skip, ...asked } = op.request;
+    const params = parseListParams(asQuery({ pageSize, pageToken, orderBy, skip }));
+    const order = parseOrderBy(params.orderBy, list.order);
+    const fingerprint = queryFingerprint({ rpc: op.method.name, request: asked, order: formatOrderBy(order) });
+    const cursor = params.pageToken ? this.#tokens.open(params.pageToken, fingerprint) : undefined;
+    const answer = await this.#backend.custom(op.custom, asked, ctx);
+    const rows = answer[list.items];
+    if (!Array.isArray(rows)) throw new Error(`custom list ${op.method.name} answered no "${list.items}"`);
+    const read = (row: Json, field: string) => (field === 'uid' ? list.key(row) : getPath(row, field));
+    const window = windowRows(rows as Json[], { order, pageSize: params.pageSize, skip: params.skip, cursor }, read);
+    const page: Page = { items: window.page, total: window.total, skipped: window.skipped, ...(window.next ? { next: window.next } : {}) };
+    return canonicalResponse(op.method.output, this.#envelope(list.items, fingerprint, page));
   }
 
   #envelope(name: string, fingerprint: string, page: Page): Json {
@@ -105,6 +124,7 @@ export class OperationRunner {
       case 'custom': {
         const missing = missingRequired(op.method.input, op.request);
         if (missing.length > 0) throw invalidArgument(missing.map((field) => ({ field, description: 'is required' })));
+        if (op.custom.list) return this.#customList(op, op.custom.list, ctx);
         return backend.custom(op.custom, op.request, ctx).then((answer) => canonicalResponse(op.method.output, answer));
       }
     }

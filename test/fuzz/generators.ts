@@ -613,7 +613,10 @@ function baseMessage(rpc: DescMethod, r: Rand, world: World): Record<string, Jso
   switch (kind) {
     case 'get':
     case 'delete': return { uid: r.pick(own) };
-    case 'list': return { uidp: { descendantsOf: world.org }, pageSize: r.pick([1, 2, 50]) };
+    case 'list':
+      // A list of one group's things (terms acceptances) names the group in its path.
+      if (rpc.input.fields.some((f) => f.name === 'group')) return { group: world.org, pageSize: r.pick([1, 2, 50]) };
+      return { uidp: { descendantsOf: world.org }, pageSize: r.pick([1, 2, 50]) };
     case 'create':
       if (!bodyField) break;
       return { parent: r.pick(world.uids[PARENT_KIND[resource!] ?? 'groups']), [bodyField.jsonName]: (body ?? {}) as JsonValue };

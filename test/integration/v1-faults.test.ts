@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindContract, forMode, type Binding } from '../../src/contract/bindings.ts';
 import type { Json } from '../../src/engine/shape.ts';
 import { httpStatusFor, isCode } from '../../src/rpc-status.ts';
-import { asQuery } from '../../src/transport/grpc/request.ts';
+import { asQuery } from '../../src/aip/list-request.ts';
 import { apiServices, contract } from '../../src/contract/registry.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import { grpcMessage } from '../fuzz/generators.ts';

@@ -11,6 +11,8 @@
  * email providers. Any other token (an opaque string, such as the demo's) has
  * no email, so it passes no gate.
  */
+import { createHash } from 'node:crypto';
+
 const TRUSTED_ISSUERS = new Set(['https://accounts.google.com', 'https://login.microsoftonline.com/common/v2.0']);
 const BLOCKED_DOMAINS = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'yahoo.com']);
 
@@ -23,10 +25,16 @@ export function eligibleDomain(token: string): string | undefined {
   return domain && !BLOCKED_DOMAINS.has(domain) ? domain : undefined;
 }
 
-/** The caller's subject, to tell callers apart (the token itself when it is no JWT). */
+/** The caller, to tell callers apart: issuer and subject, or a digest of a token that is no JWT (never the token itself). */
 export function callerKey(token: string): string {
   const claims = jwtClaims(token);
-  return claims ? `${String(claims.iss)}|${String(claims.sub)}` : token;
+  return claims ? `${String(claims.iss)}|${String(claims.sub)}` : `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+}
+
+/** The subject a record names as its author (a document's acceptor): the JWT's `sub`, else the caller key. */
+export function callerSubject(token: string): string {
+  const sub = jwtClaims(token)?.sub;
+  return typeof sub === 'string' && sub !== '' ? sub : callerKey(token);
 }
 
 function jwtClaims(token: string): Record<string, unknown> | undefined {

@@ -1,18 +1,32 @@
 /**
  * grpc-gateway's error body `{code, message, details}` (api-surface.md §0.6).
- * The v1 backend never attaches typed details to the errors emulated here, so
- * `details` is always an empty array.
+ * The one typed detail v1 attaches is TermsNotAcceptedDetail (on
+ * FAILED_PRECONDITION, "terms not accepted"); every other error has none.
  */
 import { Code, httpStatusFor, type CodeNumber } from '../../rpc-status.ts';
 
 export class V1Error extends Error {
   readonly code: CodeNumber;
+  /** Typed details, each `{'@type': …, …}` as protojson writes an Any. */
+  readonly details: readonly unknown[];
 
-  constructor(code: CodeNumber, message: string) {
+  constructor(code: CodeNumber, message: string, details: readonly unknown[] = []) {
     super(message);
     this.code = code;
+    this.details = details;
   }
 }
+
+/** A legal document the organisation has not accepted (v1 `MissingDocument`). */
+export interface MissingDocument {
+  id: string;
+  label: string;
+  url: string;
+}
+
+/** v1's terms error: FAILED_PRECONDITION with one `chainguard.platform.iam.TermsNotAcceptedDetail`. */
+export const termsNotAccepted = (missing: readonly MissingDocument[]): V1Error =>
+  new V1Error(Code.FAILED_PRECONDITION, 'terms not accepted', [{ '@type': 'type.googleapis.com/chainguard.platform.iam.TermsNotAcceptedDetail', missing }]);
 
 export const invalidArgument = (message: string): V1Error => new V1Error(Code.INVALID_ARGUMENT, message);
 export const notFound = (message: string): V1Error => new V1Error(Code.NOT_FOUND, message);
@@ -35,8 +49,8 @@ export interface WireError {
 }
 
 /** The HTTP response grpc-gateway's DefaultHTTPErrorHandler writes for a status. */
-export function wireError(code: CodeNumber, message: string, status = httpStatusFor(code)): WireError {
+export function wireError(code: CodeNumber, message: string, status = httpStatusFor(code), details: readonly unknown[] = []): WireError {
   // grpc-gateway echoes an UNAUTHENTICATED message into WWW-Authenticate.
   const headers: Record<string, string> = code === Code.UNAUTHENTICATED ? { 'www-authenticate': message } : {};
-  return { status, body: { code, message, details: [] }, headers };
+  return { status, body: { code, message, details: [...details] }, headers };
 }

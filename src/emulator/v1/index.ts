@@ -13,6 +13,7 @@ import { groupRoutes } from './routes/groups.ts';
 import { identityRoutes } from './routes/identities.ts';
 import { identityProviderRoutes } from './routes/identity-providers.ts';
 import { externalGroupRoleMappingRoutes } from './routes/external-group-role-mappings.ts';
+import { termsRoutes } from './routes/terms.ts';
 import { imageRoutes } from './routes/images.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
@@ -55,6 +56,8 @@ export interface EmulatorOptions {
   logger?: boolean;
   /** Clock in microseconds since the epoch, to pin timestamps in tests. */
   clock?: () => number;
+  /** Legal document ids an organisation must accept before it can create repos (TermsNotAccepted otherwise). */
+  requiredTerms?: readonly string[];
 }
 
 export interface RunningEmulator {
@@ -66,7 +69,7 @@ export interface RunningEmulator {
 }
 
 export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInstance; state: EmulatorState; demo?: DemoOrg } {
-  const state = new EmulatorState(options.clock ? { clock: options.clock } : {});
+  const state = new EmulatorState({ ...(options.clock ? { clock: options.clock } : {}), ...(options.requiredTerms ? { requiredTerms: options.requiredTerms } : {}) });
   const groupMessage = options.omitGroupTimestamps ? GROUP : GROUP_WITH_TIMESTAMPS;
   const app = buildServer({
     routes: [
@@ -76,6 +79,7 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
       ...roleBindingRoutes(state, groupMessage),
       ...identityProviderRoutes(state),
       ...externalGroupRoleMappingRoutes(state),
+      ...termsRoutes(state),
       ...accountAssociationRoutes(state),
       ...groupInviteRoutes(state),
       ...repoRoutes(state),

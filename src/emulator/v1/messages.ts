@@ -272,6 +272,16 @@ export const BATCH_DELETE_MAPPINGS_REQUEST = message('chainguard.platform.iam.Ba
   field('ids', 'string', { card: 'repeated' }),
 ]);
 
+export const ACCEPT_TERMS_REQUEST = message('chainguard.platform.iam.AcceptTermsRequest', [
+  field('group', 'string'),
+  field('document_ids', 'string', { card: 'repeated' }),
+]);
+export const TERMS_DOCUMENT_STATUS = message('chainguard.platform.iam.TermsDocumentStatus', [
+  field('doc_id', 'string'),
+  field('accepted_by', 'string'),
+  field('accepted_at', 'timestamp'),
+]);
+
 /** `ArchRequest` and `SizeRequest` (`repo_id` and `digest` come from the path). */
 export const SIZE_REQUEST = message('chainguard.platform.registry.SizeRequest', [
   field('repo_id', 'string'),

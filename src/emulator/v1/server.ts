@@ -39,7 +39,7 @@ function authenticate(header: string | undefined, acceptToken: (token: string) =
 }
 
 function toWireError(err: unknown, request: FastifyRequest): WireError {
-  if (err instanceof V1Error) return wireError(err.code, err.message);
+  if (err instanceof V1Error) return wireError(err.code, err.message, undefined, err.details);
   if (err instanceof ProtoJsonError) return wireError(Code.INVALID_ARGUMENT, err.message);
   // Anything else is a bug in the emulator: log it, never show it.
   request.log.error({ err }, 'v1 emulator internal error');

@@ -18,6 +18,7 @@ import { GroupInviteStore, type GroupInviteFields, type GroupInviteFilter, type 
 import {
   ExternalGroupRoleMappingStore, type ExternalGroupRoleMappingFields, type V1ExternalGroupRoleMapping,
 } from './stores/external-group-role-mappings.ts';
+import { TermsStore } from './stores/terms.ts';
 import { IdentityProviderStore, type IdentityProviderFields, type V1IdentityProvider } from './stores/identity-providers.ts';
 import { TagStore, type TagFields, type TagFilter, type V1Tag } from './stores/tags.ts';
 import { formatMicros, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
@@ -184,6 +185,8 @@ export interface RepoFields {
 export interface StateOptions {
   /** Microseconds since the epoch; injectable so tests can pin timestamps. */
   clock?: MicrosClock;
+  /** Legal document ids an organisation must accept before it can create repos (stores/terms.ts). */
+  requiredTerms?: readonly string[];
 }
 
 // ---------------------------------------------------------------- helpers
@@ -232,6 +235,7 @@ export class EmulatorState {
   readonly #tags: TagStore;
   readonly #advisories: AdvisoryStore;
   readonly externalGroupRoleMappings: ExternalGroupRoleMappingStore;
+  readonly terms: TermsStore;
   /** `<group>\0<caller>` → when that caller last asked for access (microseconds). */
   readonly #accessRequests = new Map<string, number>();
 
@@ -250,6 +254,7 @@ export class EmulatorState {
     };
     this.#identityProviders = new IdentityProviderStore(ctx);
     this.externalGroupRoleMappings = new ExternalGroupRoleMappingStore(ctx);
+    this.terms = new TermsStore(options.requiredTerms ?? [], () => this.#now());
     this.#accountAssociations = new AccountAssociationsStore(ctx);
     this.#groupInvites = new GroupInviteStore(ctx);
     this.#tags = new TagStore(ctx);
@@ -648,6 +653,7 @@ export class EmulatorState {
    */
   createRepo(parent: string, fields: RepoFields, options: { preventExisting?: boolean } = {}): V1Repo {
     const group = this.#parentGroup(parent, 'parent_id');
+    this.terms.requireAccepted(group);
     const values = this.#repoFields(fields);
     const existing = this.#repoNamed(group, values.name);
     if (existing && options.preventExisting) throw alreadyExists(`repo ${JSON.stringify(values.name)} already exists`);

@@ -7,7 +7,7 @@
 import { toJson, type DescMessage, type Message } from '@bufbuild/protobuf';
 import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMessage } from '@bufbuild/protobuf/reflect';
 import { invalidField } from '../../aip/errors.ts';
-import type { RawQuery } from '../../aip/list-request.ts';
+import { asQuery } from '../../aip/list-request.ts';
 import { jsonPath, type Binding } from '../../contract/bindings.ts';
 import { getPath, isObject, type Json } from '../../engine/shape.ts';
 import type { Operation } from '../../operation/operation.ts';
@@ -78,14 +78,4 @@ function bodyOf(binding: Binding, json: Json): Json {
   if (binding.body === '*' || binding.body === '') return json;
   const value = json[jsonPath(binding.method.input, binding.body)];
   return isObject(value) ? value : {};
-}
-
-/** The message's fields as the query parameters REST would carry: dotted paths, repeated values as lists. */
-export function asQuery(json: Json, prefix = '', into: RawQuery = {}): RawQuery {
-  for (const [key, value] of Object.entries(json)) {
-    if (isObject(value)) asQuery(value, `${prefix}${key}.`, into);
-    else if (Array.isArray(value)) into[prefix + key] = value.map(String);
-    else if (value !== null && value !== undefined) into[prefix + key] = String(value);
-  }
-  return into;
 }
