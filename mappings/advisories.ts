@@ -9,6 +9,7 @@
  * so the gateway walks v1's pages rather than fetching everything; the filters
  * only v1 can judge (event states, authors, types, origin, aliases) are left to it.
  */
+import { listDocuments, listResolvedVulnsReports, listVulnerabilityMetadata } from './methods/advisory-feed.ts';
 import { defineResource, enumRename, prefixedEnum, type FieldSpec } from '../src/engine/mapping.ts';
 import { TIMESTAMPS, TIMESTAMP_ALIASES, UID, UIDP_FILTERS } from './common.ts';
 
@@ -103,6 +104,14 @@ export default defineResource({
     query: { op: 'contains', anyOf: ['artifactName', 'componentName', 'aliases'] },
   },
   orderBy: { fields: ['uid', 'createTime', 'updateTime', 'deleteTime'], aliases: { ...TIMESTAMP_ALIASES, deleted_at: 'deleteTime' }, default: 'uid asc' },
+  methods: {
+    // The advisory service's public feed, beside the advisories (another package, so named by service).
+    custom: {
+      'SecurityAdvisoryService.ListDocuments': listDocuments,
+      'SecurityAdvisoryService.ListVulnerabilityMetadata': listVulnerabilityMetadata,
+      'SecurityAdvisoryService.ListResolvedVulnsReports': listResolvedVulnsReports,
+    },
+  },
   native: {
     // What v1 applied, over the stored advisory and its events. `origin` needs v1's registry of subpackages, so
     // native mode answers it UNIMPLEMENTED.

@@ -8,12 +8,8 @@ const PASS_THROUGH = 'meanwhile its v1 route is reachable unchanged through the 
 const CUSTOM_VERB = 'a custom verb the gateway has no declared method for yet';
 
 const iam = 'chainguard.platform.iam.v2beta1';
-const advisory = 'chainguard.platform.advisory.v2beta1';
 
 export const UNSERVED: Readonly<Record<string, string>> = {
-  [`${advisory}.SecurityAdvisoryService.ListDocuments`]: `not mapped yet onto v1's security advisory feed (/advisory/v1/documents); ${PASS_THROUGH}`,
-  [`${advisory}.SecurityAdvisoryService.ListVulnerabilityMetadata`]: `not mapped yet onto v1's security advisory feed (/advisory/v1/metadata); ${PASS_THROUGH}`,
-  [`${advisory}.SecurityAdvisoryService.ListResolvedVulnsReports`]: `not mapped yet onto v1's resolved vulnerability reports (/advisory/v1/images/resolved_vulns); ${PASS_THROUGH}`,
   [`${iam}.IdentitiesService.UpdateIdentityMetadata`]: `${CUSTOM_VERB}, and v1 has no equivalent (it will be native only)`,
   [`${iam}.IdentityProvidersService.GenerateScimToken`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,
   [`${iam}.IdentityProvidersService.RegenerateScimToken`]: `${CUSTOM_VERB}; ${PASS_THROUGH}`,

@@ -35,7 +35,7 @@ export function resourceMessageName(mapping: ResourceMapping): string {
 function kindOf(method: DescMethod, mapping: ResourceMapping): OperationKind | undefined {
   const resource = resourceMessageName(mapping);
   const message = resource.split('.').pop()!;
-  if (mapping.methods?.custom?.[method.name] && method.parent.typeName.startsWith(`chainguard.platform.${mapping.service}.`)) return 'custom';
+  if (customKey(method, mapping)) return 'custom';
   if (mapping.methods?.batchCreate?.rpc === method.name) return 'batchCreate';
   if (mapping.methods?.lookup?.rpc === method.name) return 'lookup';
   for (const kind of STANDARD) {
@@ -43,6 +43,20 @@ function kindOf(method: DescMethod, mapping: ResourceMapping): OperationKind | u
   }
   if (method.name.startsWith('List') && listsOf(method.output) === resource) return 'list';
   return undefined;
+}
+
+/**
+ * The key under which a mapping declares a custom method: its RPC name for a
+ * method of the mapping's own service package, `Service.Method` for another
+ * package's (the advisory feed beside the advisories).
+ */
+function customKey(method: DescMethod, mapping: ResourceMapping): string | undefined {
+  const custom = mapping.methods?.custom;
+  if (!custom) return undefined;
+  const qualified = `${method.parent.name}.${method.name}`;
+  if (Object.hasOwn(custom, qualified)) return qualified;
+  const ownPackage = method.parent.typeName.startsWith(`chainguard.platform.${mapping.service}.`);
+  return ownPackage && Object.hasOwn(custom, method.name) ? method.name : undefined;
 }
 
 /** The resource a List response carries (its one repeated message field), if any. */
@@ -72,12 +86,12 @@ export function bindContract(services: readonly DescService[], mappings: readonl
     for (const service of services) {
       for (const method of service.methods) {
         const kind = kindOf(method, mapping);
-        const name = kind === 'custom' ? method.name : kind;
+        const name = kind === 'custom' ? customKey(method, mapping) : kind;
         if (!kind || !served.has(name!)) continue;
         const rule = httpRule(method);
         if (!rule) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http rule`);
         found.add(name!);
-        const custom = kind === 'custom' ? mapping.methods!.custom![method.name] : undefined;
+        const custom = kind === 'custom' ? mapping.methods!.custom![name!] : undefined;
         bindings.push({ method, mapping, kind, rules: [rule, ...rule.additional], body: rule.body, target: targetOf(rule.pattern), ...(custom ? { custom } : {}) });
       }
     }

@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from '../operation/context.ts';
 import type { PageCursor } from '../aip/page-token.ts';
-import type { CustomMethod } from './custom-method.ts';
+import type { CustomMethod, RequestPages } from './custom-method.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
 import type { Json } from './shape.ts';
@@ -43,5 +43,5 @@ export interface BackendPort {
   /** `mapping.methods.lookup`: the parameters by v2 name → `{uid}`. */
   lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json>;
   /** A custom method's implementation for this backend's mode, given the request message (JSON form) → the response message. */
-  custom(method: CustomMethod, request: Json, ctx: RequestContext): Promise<Json>;
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json>;
 }

@@ -15,12 +15,26 @@ import type { V1Call } from '../v1/client.ts';
 import type { Store } from '../store/types.ts';
 import type { RequestContext } from '../operation/context.ts';
 import type { Orderable } from '../aip/order-by.ts';
+import type { PageCursor } from '../aip/page-token.ts';
 import type { Json } from './shape.ts';
 
 export type Mode = 'translate' | 'native';
 
+/**
+ * The page tokens of one request, for a custom method that pages by itself
+ * (over a v1 list that has its own tokens): sealed by the gateway and bound to
+ * the request's other fields and order, so a token can be neither read,
+ * forged nor replayed against another query.
+ */
+export interface RequestPages {
+  /** Where the request's `page_token` resumes; undefined on a first page (or after the token expired). */
+  readonly cursor: PageCursor | undefined;
+  seal(cursor: PageCursor): string;
+}
+
 /** What a custom method may do over v1. */
 export interface V1Access {
+  readonly pages: RequestPages;
   /** A v1 call with the caller's own credentials, under the request's deadline and signal. */
   call<T = Json>(call: Omit<V1Call, 'authorization'>): Promise<T>;
   /** A v1 row of a mapped resource as its v2 resource (renames, references, kept times). */
@@ -33,6 +47,7 @@ export interface V1Access {
 
 /** What a custom method may do in native mode. */
 export interface NativeAccess {
+  readonly pages: RequestPages;
   readonly store: Store;
   /** A stored resource as its v2 document (references hydrated, secrets hidden); NOT_FOUND when absent. */
   get(resource: string, uid: string): Promise<Json>;

@@ -14,7 +14,7 @@ import { uidpPath, type V1Client } from '../v1/client.ts';
 import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
-import type { CustomMethod, V1Access } from './custom-method.ts';
+import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
 import { hydrate } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
@@ -231,16 +231,17 @@ export class V1Backend implements BackendPort {
     }
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
     if (!method.translate) throw new Error('a custom method without a translate implementation was bound in translate mode');
-    return method.translate(request, this.#access(ctx), ctx);
+    return method.translate(request, this.#access(ctx, pages), ctx);
   }
 
   // ---- helpers -----------------------------------------------------------
 
   /** What a custom method may do over v1, for one request. */
-  #access(ctx: RequestContext): V1Access {
+  #access(ctx: RequestContext, pages: RequestPages): V1Access {
     return {
+      pages,
       call: (call) => this.#v1.call({ ...call, authorization: ctx.authorization }, ctx),
       render: async (name, row) => (await this.#renderHydrated(this.#registry.get(name), [row], ctx))[0]!,
       row: (name, uid) => this.#fetchRow(this.#registry.get(name), uid, ctx),

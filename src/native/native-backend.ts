@@ -8,7 +8,7 @@
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { BackendPort, Change, Page, RequestContext } from '../engine/backend.ts';
-import type { CustomMethod, NativeAccess } from '../engine/custom-method.ts';
+import type { CustomMethod, NativeAccess, RequestPages } from '../engine/custom-method.ts';
 import type { ListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../engine/mapping.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
@@ -233,9 +233,10 @@ export class NativeBackend implements BackendPort {
     return { rows: window.page, total: window.total, more: window.next !== undefined };
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
     if (!method.native) throw new Error('a custom method without a native implementation was bound in native mode');
     const access: NativeAccess = {
+      pages,
       store: this.#store,
       get: (name, uid) => this.get(this.#registry.get(name), uid, ctx),
       now: () => this.#isoNow(),

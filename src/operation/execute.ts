@@ -13,7 +13,7 @@ import { spellings } from '../aip/names.ts';
 import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
 import { canonicalResponse, missingRequired } from '../contract/request-message.ts';
 import { parseBatch } from '../engine/batch-request.ts';
-import type { CustomList } from '../engine/custom-method.ts';
+import type { CustomList, RequestPages } from '../engine/custom-method.ts';
 import type { BackendPort, Page } from '../engine/backend.ts';
 import { KeyedMutex } from '../engine/keyed-mutex.ts';
 import { readListQuery } from '../engine/list-query.ts';
@@ -53,15 +53,29 @@ export class OperationRunner {
     const { pageSize, pageToken, orderBy, skip, ...asked } = op.request;
     const params = parseListParams(asQuery({ pageSize, pageToken, orderBy, skip }));
     const order = parseOrderBy(params.orderBy, list.order);
-    const fingerprint = queryFingerprint({ rpc: op.method.name, request: asked, order: formatOrderBy(order) });
-    const cursor = params.pageToken ? this.#tokens.open(params.pageToken, fingerprint) : undefined;
-    const answer = await this.#backend.custom(op.custom, asked, ctx);
+    const { pages, fingerprint } = this.#pages(op, formatOrderBy(order));
+    const cursor = pages.cursor;
+    const answer = await this.#backend.custom(op.custom, asked, ctx, pages);
     const rows = answer[list.items];
     if (!Array.isArray(rows)) throw new Error(`custom list ${op.method.name} answered no "${list.items}"`);
     const read = (row: Json, field: string) => (field === 'uid' ? list.key(row) : getPath(row, field));
     const window = windowRows(rows as Json[], { order, pageSize: params.pageSize, skip: params.skip, cursor }, read);
     const page: Page = { items: window.page, total: window.total, skipped: window.skipped, ...(window.next ? { next: window.next } : {}) };
     return canonicalResponse(op.method.output, this.#envelope(list.items, fingerprint, page));
+  }
+
+  /**
+   * A custom request's page tokens, bound to every field but the paging ones
+   * (page size, token and skip may change between pages; the order may not).
+   */
+  #pages(op: Extract<Operation, { kind: 'custom' }>, order: string | undefined): { pages: RequestPages; fingerprint: string } {
+    const { pageSize: _size, pageToken, skip: _skip, ...asked } = op.request;
+    // A list the runner orders binds its canonical order, not the text that asked for it.
+    if (order !== undefined) delete asked.orderBy;
+    const fingerprint = queryFingerprint({ rpc: `${op.method.parent.typeName}.${op.method.name}`, request: asked, ...(order ? { order } : {}) });
+    const token = typeof pageToken === 'string' && pageToken ? pageToken : undefined;
+    const cursor = token ? this.#tokens.open(token, fingerprint) : undefined;
+    return { fingerprint, pages: { cursor, seal: (next) => this.#tokens.seal(fingerprint, next) } };
   }
 
   #envelope(name: string, fingerprint: string, page: Page): Json {
@@ -125,7 +139,8 @@ export class OperationRunner {
         const missing = missingRequired(op.method.input, op.request);
         if (missing.length > 0) throw invalidArgument(missing.map((field) => ({ field, description: 'is required' })));
         if (op.custom.list) return this.#customList(op, op.custom.list, ctx);
-        return backend.custom(op.custom, op.request, ctx).then((answer) => canonicalResponse(op.method.output, answer));
+        const { pages } = this.#pages(op, undefined);
+        return backend.custom(op.custom, op.request, ctx, pages).then((answer) => canonicalResponse(op.method.output, answer));
       }
     }
   }

@@ -2,10 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bindContract, forMode, unservedMethods } from '../../src/contract/bindings.ts';
-import { apiServices, httpRule } from '../../src/contract/registry.ts';
+import { apiServices } from '../../src/contract/registry.ts';
 import { BEGIN, END, servedTable, withTable } from '../../src/contract/served-table.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import { UNSERVED } from '../../mappings/unserved.ts';
+import { unservedRpc } from '../support/contract.ts';
 import { startStack } from '../support/stack.ts';
 
 const services = apiServices();
@@ -35,16 +36,16 @@ describe('what is served', () => {
   });
 
   it('an unserved RPC answers UNIMPLEMENTED with its reason, on REST', async () => {
-    // Whichever RPC is still unserved: its route with a UIDP in every variable.
-    const method = unservedMethods(services, bindings).find((m) => UNSERVED[fullName(m)] && httpRule(m)?.verb === 'get');
-    if (!method) return expect(Object.keys(UNSERVED)).toEqual([]);
-    const path = httpRule(method)!.pattern.replace(/\{[^}]*\}/g, '0123456789abcdef0123456789abcdef01234567');
+    // Whichever RPC translate mode does not serve: its route with a UIDP in every variable.
+    const rpc = unservedRpc('translate')!;
+    const reason = { ...UNSERVED, ...forMode(bindings, 'translate').reasons }[rpc.fullName];
+    expect(reason).toBeTruthy();
     const stack = await startStack();
     try {
-      const reply = await stack.client.get(path, {}, { authorization: 'Bearer demo' });
+      const reply = await stack.client.call(rpc.verb, rpc.path, rpc.verb === 'GET' || rpc.verb === 'DELETE' ? {} : { body: {} });
       expect(reply.status).toBe(501);
       expect(reply.body.code).toBe(12);
-      expect(reply.body.message).toContain(UNSERVED[fullName(method)]);
+      expect(reply.body.message).toContain(reason);
     } finally {
       await stack.close();
     }

@@ -13,6 +13,7 @@ import { groupRoutes } from './routes/groups.ts';
 import { identityRoutes } from './routes/identities.ts';
 import { identityProviderRoutes } from './routes/identity-providers.ts';
 import { externalGroupRoleMappingRoutes } from './routes/external-group-role-mappings.ts';
+import { advisoryFeedRoutes } from './routes/advisory-feed.ts';
 import { termsRoutes } from './routes/terms.ts';
 import { imageRoutes } from './routes/images.ts';
 import { repoRoutes } from './routes/repos.ts';
@@ -80,6 +81,7 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
       ...identityProviderRoutes(state),
       ...externalGroupRoleMappingRoutes(state),
       ...termsRoutes(state),
+      ...advisoryFeedRoutes(state),
       ...accountAssociationRoutes(state),
       ...groupInviteRoutes(state),
       ...repoRoutes(state),

@@ -282,6 +282,16 @@ export const TERMS_DOCUMENT_STATUS = message('chainguard.platform.iam.TermsDocum
   field('accepted_at', 'timestamp'),
 ]);
 
+export const DOCUMENT_FILTER = message('chainguard.platform.advisory.DocumentFilter', [field('id', 'string'), field('cves', 'string', { card: 'repeated' })]);
+export const METADATA_FILTER = message('chainguard.platform.advisory.VulnerabilityMetadataFilter', [
+  field('id', 'string'),
+  field('ids', 'string', { card: 'repeated' }),
+  field('page_size', 'int32'),
+  field('page_token', 'string'),
+  field('order_by', 'string'),
+  field('skip', 'int32'),
+]);
+
 /** `ArchRequest` and `SizeRequest` (`repo_id` and `digest` come from the path). */
 export const SIZE_REQUEST = message('chainguard.platform.registry.SizeRequest', [
   field('repo_id', 'string'),

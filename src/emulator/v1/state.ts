@@ -19,6 +19,7 @@ import {
   ExternalGroupRoleMappingStore, type ExternalGroupRoleMappingFields, type V1ExternalGroupRoleMapping,
 } from './stores/external-group-role-mappings.ts';
 import { TermsStore } from './stores/terms.ts';
+import { AdvisoryFeed } from './stores/advisory-feed.ts';
 import { IdentityProviderStore, type IdentityProviderFields, type V1IdentityProvider } from './stores/identity-providers.ts';
 import { TagStore, type TagFields, type TagFilter, type V1Tag } from './stores/tags.ts';
 import { formatMicros, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
@@ -236,6 +237,8 @@ export class EmulatorState {
   readonly #advisories: AdvisoryStore;
   readonly externalGroupRoleMappings: ExternalGroupRoleMappingStore;
   readonly terms: TermsStore;
+  /** The public advisory feed (documents, vulnerability metadata): data the emulator is given. */
+  readonly advisoryFeed = new AdvisoryFeed();
   /** `<group>\0<caller>` → when that caller last asked for access (microseconds). */
   readonly #accessRequests = new Map<string, number>();
 
