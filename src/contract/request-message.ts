@@ -86,9 +86,15 @@ function withUnsetMessages(desc: DescMessage, json: Json): Json {
   return json;
 }
 
-/** The top-level fields the contract marks REQUIRED that the request leaves empty, by JSON name. */
+/**
+ * The top-level fields the contract marks REQUIRED that the request leaves
+ * empty, by JSON name. A proto3 bool or number cannot tell "unset" from its
+ * zero (`enabled: false` is a value), so only text, enums (UNSPECIFIED is no
+ * choice), messages and lists can be missing.
+ */
 export function missingRequired(desc: DescMessage, request: Json): string[] {
-  return desc.fields.filter((f) => fieldBehaviors(f).includes('REQUIRED') && isEmpty(request[f.jsonName])).map((f) => f.jsonName);
+  const canBeMissing = (f: DescField) => f.fieldKind !== 'scalar' || f.scalar === ScalarType.STRING || f.scalar === ScalarType.BYTES;
+  return desc.fields.filter((f) => canBeMissing(f) && fieldBehaviors(f).includes('REQUIRED') && isEmpty(request[f.jsonName])).map((f) => f.jsonName);
 }
 
 function isEmpty(value: unknown): boolean {

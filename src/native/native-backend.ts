@@ -51,10 +51,12 @@ export class NativeBackend implements BackendPort {
     this.#now = options.now ?? Date.now;
     for (const mapping of this.#registry.all()) {
       checkQueryable(mapping);
-      for (const reference of Object.values(mapping.native?.references ?? {})) this.#registry.get(reference.kind);
+      // A kind named here must be served by a mapping, or kept by this one's custom methods: a typo fails at start.
+      const known = (kind: string) => mapping.native?.keeps?.includes(kind) || this.#registry.get(kind);
+      for (const reference of Object.values(mapping.native?.references ?? {})) known(reference.kind);
       for (const kind of Object.values(mapping.native?.requires ?? {})) this.#registry.get(kind);
       for (const referrer of [...(mapping.native?.delete?.cascade ?? []), ...(mapping.native?.delete?.refuseWhileReferencedBy ?? [])]) {
-        this.#registry.get(referrer.kind);
+        known(referrer.kind);
       }
       for (const row of mapping.native?.seed ?? []) this.#seeded.add(`${mapping.name}\0${row.uid}`);
       if (mapping.native?.singletonOf) this.#registry.get(mapping.native.singletonOf);

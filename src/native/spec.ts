@@ -132,6 +132,11 @@ export interface NativeSpec {
    * path → kind, e.g. a role binding's `identityUid` → `identities`.
    */
   readonly requires?: Readonly<Record<string, string>>;
+  /**
+   * Store kinds this mapping's custom methods keep that no mapping serves (an
+   * identity provider's SCIM credential); references and cascades may name them.
+   */
+  readonly keeps?: readonly string[];
   /** Output fields filled at read time from other rows, by top-level v2 field. */
   readonly references?: Readonly<Record<string, NativeReference>>;
   /** Output fields assigned on create, by top-level v2 field. */

@@ -292,6 +292,16 @@ export const METADATA_FILTER = message('chainguard.platform.advisory.Vulnerabili
   field('skip', 'int32'),
 ]);
 
+/** The four SCIM lifecycle requests' fields in one message (each request reads its own; `identity_provider_id` comes from the path). */
+export const SCIM_REQUEST = message('chainguard.platform.iam.ScimTokenRequest', [
+  field('identity_provider_id', 'string'),
+  field('expire_time', 'timestamp'),
+  field('never_expires', 'bool'),
+  field('overlap', 'duration'),
+  field('etag', 'string'),
+  field('enabled', 'bool'),
+]);
+
 /** `ArchRequest` and `SizeRequest` (`repo_id` and `digest` come from the path). */
 export const SIZE_REQUEST = message('chainguard.platform.registry.SizeRequest', [
   field('repo_id', 'string'),

@@ -19,6 +19,7 @@ import {
   ExternalGroupRoleMappingStore, type ExternalGroupRoleMappingFields, type V1ExternalGroupRoleMapping,
 } from './stores/external-group-role-mappings.ts';
 import { TermsStore } from './stores/terms.ts';
+import { ScimStore } from './stores/scim.ts';
 import { AdvisoryFeed } from './stores/advisory-feed.ts';
 import { IdentityProviderStore, type IdentityProviderFields, type V1IdentityProvider } from './stores/identity-providers.ts';
 import { TagStore, type TagFields, type TagFilter, type V1Tag } from './stores/tags.ts';
@@ -237,6 +238,8 @@ export class EmulatorState {
   readonly #advisories: AdvisoryStore;
   readonly externalGroupRoleMappings: ExternalGroupRoleMappingStore;
   readonly terms: TermsStore;
+  /** Identity providers' SCIM credentials (stores/scim.ts). */
+  readonly scim: ScimStore;
   /** The public advisory feed (documents, vulnerability metadata): data the emulator is given. */
   readonly advisoryFeed = new AdvisoryFeed();
   /** `<group>\0<caller>` → when that caller last asked for access (microseconds). */
@@ -257,6 +260,7 @@ export class EmulatorState {
     };
     this.#identityProviders = new IdentityProviderStore(ctx);
     this.externalGroupRoleMappings = new ExternalGroupRoleMappingStore(ctx);
+    this.scim = new ScimStore(() => this.#clock());
     this.terms = new TermsStore(options.requiredTerms ?? [], () => this.#now());
     this.#accountAssociations = new AccountAssociationsStore(ctx);
     this.#groupInvites = new GroupInviteStore(ctx);
@@ -701,6 +705,12 @@ export class EmulatorState {
   deleteIdentityProvider(id: string): void {
     this.#identityProviders.delete(id);
     this.externalGroupRoleMappings.deleteUnder(id);
+    this.scim.forget(id);
+  }
+
+  /** Role bindings of the managed owner role anywhere in an organisation (SetScimEnabled's gate). */
+  ownerBindingsIn(organisation: string): number {
+    return [...this.#bindings.values()].filter((b) => b.role === this.builtinRoles.owner && (b.id.startsWith(`${organisation}/`))).length;
   }
 
   // ------------------------------------------------------------ external group role mappings (stores/external-group-role-mappings.ts)

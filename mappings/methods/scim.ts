@@ -1,0 +1,201 @@
+/**
+ * The SCIM credential lifecycle of an identity provider (GenerateScimToken,
+ * RegenerateScimToken, RevokeScimToken, SetScimEnabled; api-surface.md §5 and
+ * the v2beta1 comments). Over v1 the four verbs are the same with v1's name
+ * for the provider (`identityProviderId`). Native mode keeps the credential in
+ * the store beside the provider (kind `scimCredentials`, at the provider's
+ * uid), only the token's SHA-256 and never the token; the provider's `scim`
+ * block shows it on reads.
+ *
+ * Rules (both modes; v1 applies them over v1): the token is `cgscim_` + 64
+ * hex, shown once; Generate is FAILED_PRECONDITION once a token exists and
+ * leaves provisioning off; Regenerate of a provider that never had one is
+ * NOT_FOUND, needs the etag, and a live token keeps working for the overlap
+ * (default 1 h, capped at 24 h); Revoke needs no etag, kills both tokens and
+ * leaves `enabled` alone; SetScimEnabled needs the etag, and enabling needs two
+ * owner-tier bindings in the organisation (FAILED_PRECONDITION); expiry
+ * defaults to a year, at most two; `expireTime` with `neverExpires` is
+ * INVALID_ARGUMENT; a stale etag is ABORTED (AIP-154).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiError, failedPrecondition, invalidField, notFound } from '../../src/aip/errors.ts';
+import type { CustomMethod, NativeAccess, V1Access } from '../../src/engine/custom-method.ts';
+import type { Json } from '../../src/engine/shape.ts';
+import { Code } from '../../src/rpc-status.ts';
+import type { StoredResource } from '../../src/store/types.ts';
+import { isUidp, parentOf } from '../../src/uidp.ts';
+import { uidpPath } from '../../src/v1/client.ts';
+import { unreadable, v1String } from '../../src/v1/errors.ts';
+
+export const SCIM_KIND = 'scimCredentials';
+const IDP = 'iam.chainguard.dev/IdentityProvider';
+const HOUR_MS = 3600_000;
+const YEAR_MS = 365 * 24 * HOUR_MS;
+
+function providerOf(request: Json): string {
+  const uid = String(request.identityProviderUid);
+  if (!isUidp(uid)) throw invalidField('identityProviderUid', `"${uid}" is not a valid UIDP`);
+  return uid;
+}
+
+/**
+ * The verb over v1: the request and answer with v1's name for the provider.
+ * An answer without what it must carry (the new token, the new etag) is no
+ * answer the gateway can hand on: INTERNAL naming the key.
+ */
+async function overV1(verb: string, request: Json, v1: V1Access, carries: readonly string[]): Promise<Json> {
+  const { identityProviderUid: _uid, ...body } = request;
+  const uid = providerOf(request);
+  const answer = await v1.call({ method: 'POST', path: `/iam/v1/identityProviders/${uidpPath(uid)}:${verb}`, body });
+  v1.changed('identityProviders', uid);
+  for (const key of carries) if (!v1String(answer, key)) throw unreadable(200, `\`${key}\` is missing where v1's ${verb} answer carries it`);
+  const { identityProviderId, ...rest } = answer;
+  return { ...rest, identityProviderUid: typeof identityProviderId === 'string' ? identityProviderId : uid };
+}
+
+/** The stored credential's document: what reads of the provider show, and the digests they never do. */
+interface Credential {
+  enabled: boolean;
+  endpointUrl: string;
+  tokenExpireTime?: string;
+  previousTokenExpireTime?: string;
+  credentialState: string;
+  etag: string;
+  digest: string;
+  previousDigest?: string;
+  revokeTime?: string;
+}
+
+/** Reads and writes one provider's credential under a row lock, the provider itself required to exist. */
+async function withCredential<T>(access: NativeAccess, uid: string, work: (current: Credential | undefined, now: number) => { next?: Credential; answer: T }): Promise<T> {
+  await access.get('identityProviders', uid);
+  return access.store.transaction(async ({ resources }) => {
+    const row = await resources.getForUpdate(SCIM_KIND, uid);
+    const now = Date.parse(access.now());
+    const { next, answer } = work(row?.body as Credential | undefined, now);
+    if (next) await save(resources, row, uid, next, access.now());
+    return answer;
+  });
+}
+
+async function save(resources: Parameters<Parameters<NativeAccess['store']['transaction']>[0]>[0]['resources'], row: StoredResource | undefined, uid: string, body: Credential, now: string): Promise<void> {
+  const document = { ...body } as unknown as Json;
+  if (row) await resources.replace(SCIM_KIND, uid, document, now);
+  else await resources.insert({ kind: SCIM_KIND, uid, parent: parentOf(uid), body: document, createTime: now, updateTime: now });
+}
+
+function requireEtag(current: Credential, etag: unknown): void {
+  if (typeof etag !== 'string' || etag === '') throw invalidField('etag', 'is required');
+  if (etag !== current.etag) throw new ApiError(Code.ABORTED, 'etag does not match the current SCIM configuration: read the identity provider again');
+}
+
+function expiry(request: Json, now: number): string | undefined {
+  if (request.expireTime && request.neverExpires) throw invalidField('expireTime', 'cannot be set together with neverExpires');
+  if (request.neverExpires) return undefined;
+  if (!request.expireTime) return new Date(now + YEAR_MS).toISOString();
+  const at = Date.parse(String(request.expireTime));
+  if (!(at > now) || at > now + 2 * YEAR_MS) throw invalidField('expireTime', 'must be in the future and at most two years from now');
+  return new Date(at).toISOString();
+}
+
+function issue(uid: string, request: Json, now: number, enabled: boolean): { token: string; credential: Credential } {
+  const token = `cgscim_${randomBytes(32).toString('hex')}`;
+  const expires = expiry(request, now);
+  return {
+    token,
+    credential: {
+      enabled, endpointUrl: endpointUrl(uid), ...(expires ? { tokenExpireTime: expires } : {}),
+      credentialState: 'CREDENTIAL_STATE_LIVE', etag: randomBytes(8).toString('hex'), digest: createHash('sha256').update(token).digest('hex'),
+    },
+  };
+}
+
+/** The endpoint an identity provider's SCIM client calls: derived from its uid, never stored by the client. */
+function endpointUrl(uid: string): string {
+  return `https://scim.v2gw.invalid/scim/v2/${uid}`;
+}
+
+function live(c: Credential, now: number): boolean {
+  return c.revokeTime === undefined && (c.tokenExpireTime === undefined || Date.parse(c.tokenExpireTime) > now);
+}
+
+export const generateScimToken: CustomMethod = {
+  translate: (request, v1) => overV1('generateScimToken', request, v1, ['token', 'etag']),
+  async native(request, access) {
+    const uid = providerOf(request);
+    return withCredential(access, uid, (current, now) => {
+      if (current) throw failedPrecondition([{ type: 'SCIM_TOKEN_EXISTS', subject: `${IDP}/${uid}`, description: 'the identity provider already has a SCIM token: regenerate it instead' }]);
+      const { token, credential } = issue(uid, request, now, false);
+      return { next: credential, answer: { token, endpointUrl: credential.endpointUrl, expireTime: credential.tokenExpireTime ?? null, identityProviderUid: uid, etag: credential.etag } };
+    });
+  },
+};
+
+export const regenerateScimToken: CustomMethod = {
+  translate: (request, v1) => overV1('regenerateScimToken', request, v1, ['token', 'etag']),
+  async native(request, access) {
+    const uid = providerOf(request);
+    return withCredential(access, uid, (current, now) => {
+      if (!current) throw notFound(IDP, `${uid} (it has never had a SCIM token: generate one first)`);
+      requireEtag(current, request.etag);
+      const requested = request.overlap === undefined ? 3600 : Number(String(request.overlap).replace(/s$/, ''));
+      const overlapMs = Math.min(Math.max(requested, 0) * 1000, 24 * HOUR_MS);
+      const { token, credential } = issue(uid, request, now, current.enabled);
+      if (live(current, now) && overlapMs > 0) {
+        Object.assign(credential, { previousDigest: current.digest, previousTokenExpireTime: new Date(now + overlapMs).toISOString(), credentialState: 'CREDENTIAL_STATE_ROTATING' });
+      }
+      return {
+        next: credential,
+        answer: {
+          token, endpointUrl: credential.endpointUrl, expireTime: credential.tokenExpireTime ?? null, identityProviderUid: uid, etag: credential.etag,
+          previousTokenExpireTime: credential.previousTokenExpireTime ?? null, requestedOverlap: `${requested}s`,
+        },
+      };
+    });
+  },
+};
+
+export const revokeScimToken: CustomMethod = {
+  translate: (request, v1) => overV1('revokeScimToken', request, v1, ['etag']),
+  async native(request, access) {
+    const uid = providerOf(request);
+    return withCredential(access, uid, (current, now) => {
+      if (!current) throw notFound(IDP, `${uid} (it has never had a SCIM token)`);
+      const revokeTime = new Date(now).toISOString();
+      const { previousDigest: _d, previousTokenExpireTime: _p, ...rest } = current;
+      const next = { ...rest, revokeTime, tokenExpireTime: revokeTime, credentialState: 'CREDENTIAL_STATE_REVOKED', etag: randomBytes(8).toString('hex') };
+      return { next, answer: { identityProviderUid: uid, etag: next.etag, enabled: next.enabled, revokeTime } };
+    });
+  },
+};
+
+export const setScimEnabled: CustomMethod = {
+  translate: (request, v1) => overV1('setScimEnabled', request, v1, ['etag']),
+  async native(request, access) {
+    const uid = providerOf(request);
+    const enabled = request.enabled === true;
+    const owners = enabled ? await ownerBindings(access, uid.split('/')[0]!) : 2;
+    return withCredential(access, uid, (current) => {
+      if (!current) throw notFound(IDP, `${uid} (it has never had a SCIM token)`);
+      requireEtag(current, request.etag);
+      if (enabled && owners < 2) {
+        throw failedPrecondition([{ type: 'TOO_FEW_OWNERS', subject: `${IDP}/${uid}`, description: 'SCIM cannot be enabled for an organization with fewer than two manually assigned owner-tier role bindings' }]);
+      }
+      const next = { ...current, enabled, etag: randomBytes(8).toString('hex') };
+      return { next, answer: { identityProviderUid: uid, enabled, etag: next.etag } };
+    });
+  },
+};
+
+/** Bindings of the managed owner role anywhere in the organisation. */
+async function ownerBindings(access: NativeAccess, organisation: string): Promise<number> {
+  const resources = access.store.resources;
+  const { rows } = await resources.list({ kind: 'roles', filters: [{ field: 'name', op: 'eq', value: 'owner' }, { field: 'parent', op: 'eq', value: '' }], order: [{ field: 'uid', desc: false }], skip: 0, limit: 1 });
+  const owner = rows[0]?.uid;
+  if (!owner) return 0;
+  const { total } = await resources.list({
+    kind: 'roleBindings', filters: [{ field: 'roleUid', op: 'eq', value: owner }, { field: 'uid', op: 'descendantOf', value: organisation }],
+    order: [{ field: 'uid', desc: false }], skip: 0, limit: 1,
+  });
+  return total;
+}
