@@ -32,7 +32,9 @@ export function servedTable(services: readonly DescService[], bindings: readonly
       rows.push(`| ${service.name} | ${method.name} | ${route} | ${marks[0]} | ${marks[1]} | ${why.replace(/\|/g, '\\|')} |`);
     }
   }
-  return rows.join('\n');
+  const total = services.reduce((n, service) => n + service.methods.length, 0);
+  const counts = modes.map((m) => `${m.served.size} in ${m.mode} mode`).join(', ');
+  return `${rows.join('\n')}\n\n${total} RPCs; served: ${counts}.`;
 }
 
 /** `readme` with the text between the markers replaced by `table`. */
