@@ -42,6 +42,7 @@ export const OPTIONS = {
   hydrationCacheMs: { flag: 'hydration-cache-ms', env: 'V2GW_HYDRATION_CACHE_MS', schema: wholeNumber.pipe(z.number().min(0).max(60_000)).default(2000), help: 'How long v1 rows fetched to hydrate references (a role binding\'s identity) are reused across requests; writes through the gateway drop them at once. 0 turns the cache off.' },
   tlsCert: { flag: 'tls-cert', env: 'V2GW_TLS_CERT', schema: z.string().min(1).optional(), help: 'PEM certificate (chain) to serve TLS with, HTTP/2 and HTTP/1.1 chosen by ALPN; needs --tls-key. Unset: cleartext, gRPC as h2c.' },
   tlsKey: { flag: 'tls-key', env: 'V2GW_TLS_KEY', schema: z.string().min(1).optional(), help: 'PEM private key of --tls-cert.' },
+  docs: { flag: 'docs', env: 'V2GW_DOCS', switch: true, schema: bool.default(false), help: 'Serve a page at /docs that renders the API (/openapi.json, which is always served) with Swagger UI, from local files.' },
   debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', switch: true, schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
 } as const;
 

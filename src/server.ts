@@ -22,6 +22,8 @@ import { HydrationCache } from './engine/hydration-cache.ts';
 import { V1Backend } from './engine/v1-backend.ts';
 import { answerClientError, installErrorHandling, refuseUnroutedMethods, sendError } from './transport/rest/errors.ts';
 import { cachedCheck, registerHealth } from './transport/rest/health.ts';
+import { registerDocs } from './transport/rest/docs.ts';
+import { openApiDocument } from './contract/openapi.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
@@ -169,6 +171,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     if (refusal) throw refusal;
   });
   registerHealth(app, ready, backendName(config));
+  registerDocs(app, { document: openApiDocument(bindings, { title: 'v2gw: the v2beta1 Identity and Registry Management API', version: API_VERSIONS[0], aliases: API_VERSIONS.slice(1) }), page: config.docs });
   metricsRoute(app, metrics);
   app.decorate('metrics', metrics);
   let admin: FastifyInstance | undefined;
