@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { enumRename, defineResource } from '../src/engine/mapping.ts';
 import { KEPT_TIMESTAMPS, ORDER_BY_NAME_AND_TIME, UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 import { v2Names } from './enums.ts';
-import { generateScimToken, regenerateScimToken, revokeScimToken, SCIM_KIND, setScimEnabled } from './methods/scim.ts';
+import { generateScimToken, regenerateScimToken, revokeScimToken, SCIM_KIND, scimBlock, setScimEnabled } from './methods/scim.ts';
 
 const same = (names: readonly string[]) => enumRename(names.map((n) => [n, n] as const), names[0]!);
 
@@ -72,18 +72,9 @@ export default defineResource({
     },
   },
   native: {
-    // The SCIM credential (methods/scim.ts) kept at the provider's uid, shown without its digests.
+    // The SCIM credential (methods/scim.ts) kept at the provider's uid; `scim` is derived from it on each read, without its digests.
     keeps: [SCIM_KIND],
-    references: {
-      scim: {
-        kind: SCIM_KIND,
-        by: 'uid',
-        pick: {
-          enabled: 'enabled', endpointUrl: 'endpointUrl', tokenExpireTime: 'tokenExpireTime',
-          previousTokenExpireTime: 'previousTokenExpireTime', credentialState: 'credentialState', etag: 'etag',
-        },
-      },
-    },
+    derived: { scim: { kind: SCIM_KIND, render: scimBlock } },
     // The default role is a role-binding promise, so it must name a role.
     requires: { defaultRole: 'roles' },
     // Its external group role mappings (children of it) go with it.

@@ -22,6 +22,7 @@ import { ApiError, failedPrecondition, invalidField, notFound } from '../../src/
 import type { CustomMethod, NativeAccess, V1Access } from '../../src/engine/custom-method.ts';
 import type { Json } from '../../src/engine/shape.ts';
 import { Code } from '../../src/rpc-status.ts';
+import type { DerivedRead } from '../../src/native/spec.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, parentOf } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/v1/client.ts';
@@ -59,7 +60,6 @@ interface Credential {
   endpointUrl: string;
   tokenExpireTime?: string;
   previousTokenExpireTime?: string;
-  credentialState: string;
   etag: string;
   digest: string;
   previousDigest?: string;
@@ -105,7 +105,7 @@ function issue(uid: string, request: Json, now: number, enabled: boolean): { tok
     token,
     credential: {
       enabled, endpointUrl: endpointUrl(uid), ...(expires ? { tokenExpireTime: expires } : {}),
-      credentialState: 'CREDENTIAL_STATE_LIVE', etag: randomBytes(8).toString('hex'), digest: createHash('sha256').update(token).digest('hex'),
+      etag: randomBytes(8).toString('hex'), digest: createHash('sha256').update(token).digest('hex'),
     },
   };
 }
@@ -117,6 +117,33 @@ function endpointUrl(uid: string): string {
 
 function live(c: Credential, now: number): boolean {
   return c.revokeTime === undefined && (c.tokenExpireTime === undefined || Date.parse(c.tokenExpireTime) > now);
+}
+
+/** The credential's lifecycle state at `now`: it moves with time (a token expires, an overlap ends), so it is derived on every read, never stored. */
+function credentialState(c: Credential | undefined, now: number): string {
+  if (!c) return 'CREDENTIAL_STATE_NOT_ISSUED';
+  if (c.revokeTime !== undefined) return 'CREDENTIAL_STATE_REVOKED';
+  if (c.previousTokenExpireTime !== undefined && Date.parse(c.previousTokenExpireTime) > now) return 'CREDENTIAL_STATE_ROTATING';
+  return live(c, now) ? 'CREDENTIAL_STATE_LIVE' : 'CREDENTIAL_STATE_EXPIRED';
+}
+
+/**
+ * The provider's `scim` block as native reads show it (never a digest). Before
+ * any token: NOT_ISSUED, with the endpoint already derived from the uid. A
+ * previous token's expiry shows only while its overlap lasts. List answers
+ * leave the token's expiry and the state out, as the contract says.
+ */
+export function scimBlock(row: Readonly<Record<string, unknown>> | undefined, read: DerivedRead): Json {
+  const c = row as Credential | undefined;
+  const rotating = c?.previousTokenExpireTime !== undefined && Date.parse(c.previousTokenExpireTime) > read.now && c.revokeTime === undefined;
+  return {
+    enabled: c?.enabled ?? false,
+    endpointUrl: endpointUrl(read.uid),
+    tokenExpireTime: read.view === 'get' ? c?.tokenExpireTime ?? null : null,
+    previousTokenExpireTime: rotating ? c!.previousTokenExpireTime! : null,
+    credentialState: read.view === 'get' ? credentialState(c, read.now) : 'CREDENTIAL_STATE_UNSPECIFIED',
+    etag: c?.etag ?? '',
+  };
 }
 
 export const generateScimToken: CustomMethod = {
@@ -142,7 +169,9 @@ export const regenerateScimToken: CustomMethod = {
       const overlapMs = Math.min(Math.max(requested, 0) * 1000, 24 * HOUR_MS);
       const { token, credential } = issue(uid, request, now, current.enabled);
       if (live(current, now) && overlapMs > 0) {
-        Object.assign(credential, { previousDigest: current.digest, previousTokenExpireTime: new Date(now + overlapMs).toISOString(), credentialState: 'CREDENTIAL_STATE_ROTATING' });
+        // The overlap cannot outlive the previous token: it stops at its own expiry if that comes first.
+        const end = Math.min(now + overlapMs, current.tokenExpireTime === undefined ? Infinity : Date.parse(current.tokenExpireTime));
+        Object.assign(credential, { previousDigest: current.digest, previousTokenExpireTime: new Date(end).toISOString() });
       }
       return {
         next: credential,
@@ -163,7 +192,7 @@ export const revokeScimToken: CustomMethod = {
       if (!current) throw notFound(IDP, `${uid} (it has never had a SCIM token)`);
       const revokeTime = new Date(now).toISOString();
       const { previousDigest: _d, previousTokenExpireTime: _p, ...rest } = current;
-      const next = { ...rest, revokeTime, tokenExpireTime: revokeTime, credentialState: 'CREDENTIAL_STATE_REVOKED', etag: randomBytes(8).toString('hex') };
+      const next = { ...rest, revokeTime, tokenExpireTime: revokeTime, etag: randomBytes(8).toString('hex') };
       return { next, answer: { identityProviderUid: uid, etag: next.etag, enabled: next.enabled, revokeTime } };
     });
   },

@@ -53,7 +53,7 @@ export class NativeBackend implements BackendPort {
       checkQueryable(mapping);
       // A kind named here must be served by a mapping, or kept by this one's custom methods: a typo fails at start.
       const known = (kind: string) => mapping.native?.keeps?.includes(kind) || this.#registry.get(kind);
-      for (const reference of Object.values(mapping.native?.references ?? {})) known(reference.kind);
+      for (const reference of [...Object.values(mapping.native?.references ?? {}), ...Object.values(mapping.native?.derived ?? {})]) known(reference.kind);
       for (const kind of Object.values(mapping.native?.requires ?? {})) this.#registry.get(kind);
       for (const referrer of [...(mapping.native?.delete?.cascade ?? []), ...(mapping.native?.delete?.refuseWhileReferencedBy ?? [])]) {
         known(referrer.kind);
@@ -99,7 +99,7 @@ export class NativeBackend implements BackendPort {
 
     const last = result.rows[result.rows.length - 1];
     const next = result.more && last ? { after: cursorAfter(last, stored), skipped } : undefined;
-    return { items: await this.#render(mapping, result.rows), ...(next ? { next } : {}), total: result.total, skipped };
+    return { items: await this.#render(mapping, result.rows, 'list'), ...(next ? { next } : {}), total: result.total, skipped };
   }
 
   async get(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
@@ -338,13 +338,14 @@ export class NativeBackend implements BackendPort {
     }
   }
 
-  /** Documents as served: field order and zero values of the mapping, secrets left out, references hydrated. */
-  async #render(mapping: ResourceMapping, rows: readonly StoredResource[]): Promise<Json[]> {
+  /** Documents as served: field order and zero values of the mapping, secrets left out, references hydrated, derived fields computed. */
+  async #render(mapping: ResourceMapping, rows: readonly StoredResource[], view: 'get' | 'list' = 'get'): Promise<Json[]> {
     const docs = rows.map((row) => normalize(
       mapping.fields,
       this.#document(mapping, row.uid, row.body, row.createTime, row.updateTime),
       { keepOutputOnly: true, dropSecrets: true, stored: true },
     ));
+    await this.#derive(mapping, rows, docs, view);
     const references = Object.keys(mapping.native?.references ?? {});
     if (references.length === 0) return docs;
     await hydrateReferences(this.#store.resources, mapping, rows, docs);
@@ -352,6 +353,21 @@ export class NativeBackend implements BackendPort {
     if (!references.some((field) => mapping.fields[field]?.optional)) return docs;
     const order = Object.keys(mapping.fields);
     return docs.map((doc) => Object.fromEntries(order.filter((key) => key in doc).map((key) => [key, doc[key]])));
+  }
+
+  /** Each derived field of each document, from its kind's rows at the documents' uids (one query per field). */
+  async #derive(mapping: ResourceMapping, rows: readonly StoredResource[], docs: Json[], view: 'get' | 'list'): Promise<void> {
+    if (rows.length === 0) return;
+    const now = this.#now();
+    for (const [field, derived] of Object.entries(mapping.native?.derived ?? {})) {
+      const { rows: found } = await this.#store.resources.list({
+        kind: derived.kind, filters: [{ field: 'uid', op: 'in', value: rows.map((row) => row.uid) }], order: [{ field: 'uid', desc: false }], skip: 0, limit: rows.length,
+      });
+      const byUid = new Map(found.map((row) => [row.uid, row.body]));
+      rows.forEach((row, i) => {
+        docs[i]![field] = derived.render(byUid.get(row.uid), { uid: row.uid, now, view });
+      });
+    }
   }
 
   #refuseSeeded(mapping: ResourceMapping, uid: string, verb: string): void {

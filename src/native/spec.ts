@@ -28,6 +28,27 @@ export interface NativeReference {
   readonly pick: string | Readonly<Record<string, string>>;
 }
 
+/** What a derived field is computed for. */
+export interface DerivedRead {
+  readonly uid: string;
+  /** The time of the read, in milliseconds. */
+  readonly now: number;
+  /** A Get (or a write's answer) shows everything; the contract may have a List show less. */
+  readonly view: 'get' | 'list';
+}
+
+/**
+ * An output field computed when it is read, from the row of a kind at the
+ * resource's own uid (undefined while there is none) and the time of the
+ * read: what changes as time passes with no write (a credential expires, an
+ * overlap ends) cannot be stored once and picked later.
+ */
+export interface NativeDerived {
+  /** A kind a mapping serves, or one this mapping `keeps`. */
+  readonly kind: string;
+  readonly render: (row: Readonly<Record<string, unknown>> | undefined, read: DerivedRead) => unknown;
+}
+
 /** An output field the service assigns when the resource is created. */
 export type NativeGenerated =
   /** The creation time (RFC 3339, milliseconds). */
@@ -139,6 +160,8 @@ export interface NativeSpec {
   readonly keeps?: readonly string[];
   /** Output fields filled at read time from other rows, by top-level v2 field. */
   readonly references?: Readonly<Record<string, NativeReference>>;
+  /** Output fields computed at read time from a kept row and the clock, by top-level v2 field. */
+  readonly derived?: Readonly<Record<string, NativeDerived>>;
   /** Output fields assigned on create, by top-level v2 field. */
   readonly generated?: Readonly<Record<string, NativeGenerated>>;
   readonly delete?: {

@@ -30,4 +30,14 @@ describe('v1 SCIM tokens', () => {
     const revoked = await ctx.api.post(path('revokeScimToken'), {});
     expect(revoked.body).toMatchObject({ enabled: true, revokeTime: expect.any(String) });
   });
+
+  it('a regeneration overlap ends when the previous token expires, if that comes first', async () => {
+    const org = (await ctx.api.post('/iam/v1/groups', { name: 'scim-overlap' })).body.id;
+    const idp = (await ctx.api.post(`/iam/v1/identityProviders/${org}`, { name: 'sso', defaultRole: ctx.emu.state.builtinRoles.viewer, oidc: { issuer: 'https://i.example', clientId: 'c' } })).body.id;
+    const tenMinutes = new Date(Date.now() + 600_000).toISOString();
+    const made = await ctx.api.post(`/iam/v1/identityProviders/${idp}:generateScimToken`, { expireTime: tenMinutes });
+    const rotated = await ctx.api.post(`/iam/v1/identityProviders/${idp}:regenerateScimToken`, { etag: made.body.etag });
+    expect(rotated.body.requestedOverlap).toBe('3600s');
+    expect(Date.parse(rotated.body.previousTokenExpireTime)).toBe(Date.parse(tenMinutes));
+  });
 });

@@ -12,7 +12,7 @@ import { aip } from '../support/stack.ts';
 const IDPS = 'chainguard.platform.iam.v2beta1.IdentityProvidersService';
 const TOKEN = /^cgscim_[0-9a-f]{64}$/;
 
-describeModes('SCIM tokens', (stack) => {
+describeModes('SCIM tokens', (stack, mode) => {
   let grpc: GrpcClient;
   let org: string;
   let idp: string;
@@ -97,6 +97,60 @@ describeModes('SCIM tokens', (stack) => {
     const both = await verb('generateScimToken', { expireTime: new Date(Date.now() + 86_400_000).toISOString(), neverExpires: true }, fresh);
     expect(both.status).toBe(400);
   });
+
+  /** A new provider in the organisation, with no SCIM token yet. */
+  const provider = async (name: string) => {
+    const viewer = (await client().get(`/iam/v2beta1/identityProviders/${idp}`)).body.defaultRole;
+    const made = await client().post(`/iam/v2beta1/identityProviders/${org}`, { name, defaultRole: viewer, oidc: { issuer: 'https://idp.example', clientId: 'c', clientSecret: 's' } });
+    expect(made.status).toBe(200);
+    return made.body.uid as string;
+  };
+  const scimAt = async (uid: string) => (await client().get(`/iam/v2beta1/identityProviders/${uid}`)).body.scim;
+
+  it('an overlap ends no later than the previous token itself expires, and at most 24 h on', async () => {
+    const uid = await provider('sso-overlap');
+    const tenMinutes = new Date(Date.now() + 600_000).toISOString();
+    const made = await verb('generateScimToken', { expireTime: tenMinutes }, uid);
+    // The default overlap is an hour, but the previous token dies in ten minutes: that is when the overlap ends.
+    const rotated = await verb('regenerateScimToken', { etag: made.body.etag }, uid);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.requestedOverlap).toBe('3600s');
+    expect(Date.parse(rotated.body.previousTokenExpireTime)).toBe(Date.parse(tenMinutes));
+    const long = await verb('regenerateScimToken', { etag: rotated.body.etag, overlap: '172800s' }, uid);
+    expect(long.body.requestedOverlap).toBe('172800s');
+    const end = Date.parse(long.body.previousTokenExpireTime) - Date.now();
+    expect(end).toBeGreaterThan(23 * 3600_000);
+    expect(end).toBeLessThanOrEqual(24 * 3600_000);
+  });
+
+  it('the credential state moves with time: a token past its expiry is EXPIRED, an overlap that ended leaves it LIVE', async () => {
+    const expiring = await provider('sso-expiring');
+    const rotating = await provider('sso-rotating');
+    const soon = Date.now() + 1500;
+    expect((await verb('generateScimToken', { expireTime: new Date(soon).toISOString() }, expiring)).status).toBe(200);
+    const first = await verb('generateScimToken', {}, rotating);
+    const rotated = await verb('regenerateScimToken', { etag: first.body.etag, overlap: '1s' }, rotating);
+    const overlapEnd = Date.parse(rotated.body.previousTokenExpireTime);
+    // Wait until both instants have passed (no write happens meanwhile): reads must tell the new state.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(soon, overlapEnd) - Date.now() + 50));
+    expect(await scimAt(expiring)).toMatchObject({ credentialState: 'CREDENTIAL_STATE_EXPIRED', tokenExpireTime: new Date(soon).toISOString() });
+    expect(await scimAt(rotating)).toMatchObject({ credentialState: 'CREDENTIAL_STATE_LIVE', previousTokenExpireTime: null });
+  });
+
+  if (mode !== 'translate') {
+    // v1 leaves `scim` out until SCIM is set up ("reported when deployed"); native mode is the v2 service, which says so.
+    it('before any token the block says NOT_ISSUED, with the endpoint; a List leaves the expiry and state out', async () => {
+      const uid = await provider('sso-fresh');
+      const fresh = await scimAt(uid);
+      expect(fresh).toMatchObject({ enabled: false, credentialState: 'CREDENTIAL_STATE_NOT_ISSUED', tokenExpireTime: null, etag: '' });
+      expect(fresh.endpointUrl).toContain(uid);
+      const made = await verb('generateScimToken', {}, uid);
+      const listed = (await client().get('/iam/v2beta1/identityProviders', { 'uidp.children_of': org, name: 'sso-fresh' })).body.identityProviders;
+      expect(listed).toHaveLength(1);
+      expect(listed[0].scim).toMatchObject({ etag: made.body.etag, tokenExpireTime: null, credentialState: 'CREDENTIAL_STATE_UNSPECIFIED' });
+      expect(await scimAt(uid)).toMatchObject({ credentialState: 'CREDENTIAL_STATE_LIVE', tokenExpireTime: made.body.expireTime });
+    });
+  }
 
   it('never writes a token to the log', () => {
     expect(tokens).toHaveLength(2);

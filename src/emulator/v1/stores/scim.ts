@@ -70,7 +70,8 @@ export class ScimStore {
     const live = current.revoked === undefined && (current.expires === undefined || current.expires > now);
     const token = newToken();
     const next: Credential = { digest: digest(token), expires: this.#expiry(request, now), enabled: current.enabled, etag: newEtag() };
-    if (live && overlap > 0) Object.assign(next, { previousDigest: current.digest, previousExpires: now + overlap });
+    // The overlap is the previous token's effective end: it cannot outlive that token's own expiry.
+    if (live && overlap > 0) Object.assign(next, { previousDigest: current.digest, previousExpires: Math.min(now + overlap, current.expires ?? Infinity) });
     this.#credentials.set(idp, next);
     return {
       token, endpointUrl: endpointUrl(idp), ...expireTime(next.expires), identityProviderId: idp, etag: next.etag,
