@@ -40,7 +40,9 @@ export default defineResource({
     },
     scim: {
       fields: {
-        credentialState: { enum: CREDENTIAL_STATE },
+        // Populated on Get, omitted from List (the contract's comments).
+        tokenExpireTime: { listOmits: true },
+        credentialState: { enum: CREDENTIAL_STATE, listOmits: true },
       },
     },
   },

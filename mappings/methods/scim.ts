@@ -19,6 +19,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError, failedPrecondition, invalidField, notFound } from '../../src/aip/errors.ts';
+import { toMillisTimestamp } from '../../src/aip/time.ts';
 import type { CustomMethod, NativeAccess, V1Access } from '../../src/engine/custom-method.ts';
 import type { Json } from '../../src/engine/shape.ts';
 import { Code } from '../../src/rpc-status.ts';
@@ -51,8 +52,13 @@ async function overV1(verb: string, request: Json, v1: V1Access, carries: readon
   v1.changed('identityProviders', uid);
   for (const key of carries) if (!v1String(answer, key)) throw unreadable(200, `\`${key}\` is missing where v1's ${verb} answer carries it`);
   const { identityProviderId, ...rest } = answer;
+  // Times leave the gateway with millisecond precision, as every read shows them (v1 may send microseconds); a malformed one is left to the contract check.
+  for (const key of ANSWER_TIMES) if (typeof rest[key] === 'string') rest[key] = toMillisTimestamp(rest[key]) ?? rest[key];
   return { ...rest, identityProviderUid: typeof identityProviderId === 'string' ? identityProviderId : uid };
 }
+
+/** The Timestamp fields of the four answers. */
+const ANSWER_TIMES = ['expireTime', 'previousTokenExpireTime', 'revokeTime'] as const;
 
 /** The stored credential's document: what reads of the provider show, and the digests they never do. */
 interface Credential {
@@ -130,8 +136,8 @@ function credentialState(c: Credential | undefined, now: number): string {
 /**
  * The provider's `scim` block as native reads show it (never a digest). Before
  * any token: NOT_ISSUED, with the endpoint already derived from the uid. A
- * previous token's expiry shows only while its overlap lasts. List answers
- * leave the token's expiry and the state out, as the contract says.
+ * previous token's expiry shows only while its overlap lasts. (List answers
+ * leave the token's expiry and the state out: the mapping marks them.)
  */
 export function scimBlock(row: Readonly<Record<string, unknown>> | undefined, read: DerivedRead): Json {
   const c = row as Credential | undefined;
@@ -139,9 +145,9 @@ export function scimBlock(row: Readonly<Record<string, unknown>> | undefined, re
   return {
     enabled: c?.enabled ?? false,
     endpointUrl: endpointUrl(read.uid),
-    tokenExpireTime: read.view === 'get' ? c?.tokenExpireTime ?? null : null,
+    tokenExpireTime: c?.tokenExpireTime ?? null,
     previousTokenExpireTime: rotating ? c!.previousTokenExpireTime! : null,
-    credentialState: read.view === 'get' ? credentialState(c, read.now) : 'CREDENTIAL_STATE_UNSPECIFIED',
+    credentialState: credentialState(c, read.now),
     etag: c?.etag ?? '',
   };
 }

@@ -65,6 +65,8 @@ export interface FieldSpec {
   readonly oneof?: string;
   /** proto3 `optional`: absent from output when unset. */
   readonly optional?: boolean;
+  /** Left out of List answers (shown at its zero value), as the contract says of it; Get shows it. */
+  readonly listOmits?: boolean;
   /** Hydrated from another resource: read `pick` from the v1 row of `resource` whose id sits at `by`. */
   readonly lookup?: { readonly resource: string; readonly by: string; readonly pick: string };
 }

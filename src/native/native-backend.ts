@@ -99,7 +99,7 @@ export class NativeBackend implements BackendPort {
 
     const last = result.rows[result.rows.length - 1];
     const next = result.more && last ? { after: cursorAfter(last, stored), skipped } : undefined;
-    return { items: await this.#render(mapping, result.rows, 'list'), ...(next ? { next } : {}), total: result.total, skipped };
+    return { items: await this.#render(mapping, result.rows), ...(next ? { next } : {}), total: result.total, skipped };
   }
 
   async get(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
@@ -339,13 +339,13 @@ export class NativeBackend implements BackendPort {
   }
 
   /** Documents as served: field order and zero values of the mapping, secrets left out, references hydrated, derived fields computed. */
-  async #render(mapping: ResourceMapping, rows: readonly StoredResource[], view: 'get' | 'list' = 'get'): Promise<Json[]> {
+  async #render(mapping: ResourceMapping, rows: readonly StoredResource[]): Promise<Json[]> {
     const docs = rows.map((row) => normalize(
       mapping.fields,
       this.#document(mapping, row.uid, row.body, row.createTime, row.updateTime),
       { keepOutputOnly: true, dropSecrets: true, stored: true },
     ));
-    await this.#derive(mapping, rows, docs, view);
+    await this.#derive(mapping, rows, docs);
     const references = Object.keys(mapping.native?.references ?? {});
     if (references.length === 0) return docs;
     await hydrateReferences(this.#store.resources, mapping, rows, docs);
@@ -356,7 +356,7 @@ export class NativeBackend implements BackendPort {
   }
 
   /** Each derived field of each document, from its kind's rows at the documents' uids (one query per field). */
-  async #derive(mapping: ResourceMapping, rows: readonly StoredResource[], docs: Json[], view: 'get' | 'list'): Promise<void> {
+  async #derive(mapping: ResourceMapping, rows: readonly StoredResource[], docs: Json[]): Promise<void> {
     if (rows.length === 0) return;
     const now = this.#now();
     for (const [field, derived] of Object.entries(mapping.native?.derived ?? {})) {
@@ -365,7 +365,7 @@ export class NativeBackend implements BackendPort {
       });
       const byUid = new Map(found.map((row) => [row.uid, row.body]));
       rows.forEach((row, i) => {
-        docs[i]![field] = derived.render(byUid.get(row.uid), { uid: row.uid, now, view });
+        docs[i]![field] = derived.render(byUid.get(row.uid), { uid: row.uid, now });
       });
     }
   }

@@ -33,8 +33,6 @@ export interface DerivedRead {
   readonly uid: string;
   /** The time of the read, in milliseconds. */
   readonly now: number;
-  /** A Get (or a write's answer) shows everything; the contract may have a List show less. */
-  readonly view: 'get' | 'list';
 }
 
 /**

@@ -22,6 +22,7 @@ import { validate } from '../engine/validate.ts';
 import { isUidp } from '../uidp.ts';
 import { abortReason, type RequestContext } from './context.ts';
 import type { Operation } from './operation.ts';
+import { asListed } from './list-view.ts';
 
 export class OperationRunner {
   readonly #backend: BackendPort;
@@ -90,7 +91,8 @@ export class OperationRunner {
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);
-        return backend.list(mapping, query, ctx).then((page) => this.#envelope(mapping.name, query.fingerprint, page));
+        return backend.list(mapping, query, ctx)
+          .then((page) => this.#envelope(mapping.name, query.fingerprint, { ...page, items: page.items.map((item) => asListed(mapping.fields, item)) }));
       }
       case 'get':
         requireUidp('uid', op.uid);

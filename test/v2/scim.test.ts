@@ -137,18 +137,26 @@ describeModes('SCIM tokens', (stack, mode) => {
     expect(await scimAt(rotating)).toMatchObject({ credentialState: 'CREDENTIAL_STATE_LIVE', previousTokenExpireTime: null });
   });
 
+  it('a List leaves the token expiry and credential state out, which a Get shows', async () => {
+    const uid = await provider('sso-listed');
+    const made = await verb('generateScimToken', {}, uid);
+    expect(made.body.expireTime).toMatch(/\.\d{3}Z$/); // milliseconds, as every read shows times (v1 sends microseconds)
+    const listed = (await client().get('/iam/v2beta1/identityProviders', { 'uidp.children_of': org, name: 'sso-listed' })).body.identityProviders;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].scim).toMatchObject({ etag: made.body.etag, tokenExpireTime: null, credentialState: 'CREDENTIAL_STATE_UNSPECIFIED' });
+    const rpc = await grpc.call(IDPS, 'ListIdentityProviders', { uidp: { childrenOf: org }, name: 'sso-listed' });
+    const row = rpc.identityProviders.find((p: any) => p.uid === uid);
+    expect(row.scim).toMatchObject({ etag: made.body.etag, tokenExpireTime: null, credentialState: 'CREDENTIAL_STATE_UNSPECIFIED' });
+    expect(await scimAt(uid)).toMatchObject({ credentialState: 'CREDENTIAL_STATE_LIVE', tokenExpireTime: made.body.expireTime });
+  });
+
   if (mode !== 'translate') {
     // v1 leaves `scim` out until SCIM is set up ("reported when deployed"); native mode is the v2 service, which says so.
-    it('before any token the block says NOT_ISSUED, with the endpoint; a List leaves the expiry and state out', async () => {
+    it('before any token the block says NOT_ISSUED, with the endpoint', async () => {
       const uid = await provider('sso-fresh');
       const fresh = await scimAt(uid);
       expect(fresh).toMatchObject({ enabled: false, credentialState: 'CREDENTIAL_STATE_NOT_ISSUED', tokenExpireTime: null, etag: '' });
       expect(fresh.endpointUrl).toContain(uid);
-      const made = await verb('generateScimToken', {}, uid);
-      const listed = (await client().get('/iam/v2beta1/identityProviders', { 'uidp.children_of': org, name: 'sso-fresh' })).body.identityProviders;
-      expect(listed).toHaveLength(1);
-      expect(listed[0].scim).toMatchObject({ etag: made.body.etag, tokenExpireTime: null, credentialState: 'CREDENTIAL_STATE_UNSPECIFIED' });
-      expect(await scimAt(uid)).toMatchObject({ credentialState: 'CREDENTIAL_STATE_LIVE', tokenExpireTime: made.body.expireTime });
     });
   }
 
