@@ -28,6 +28,7 @@ import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
+import { WalkCache } from './engine/walk-cache.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
 import { Code } from './rpc-status.ts';
 import { adminServer, metricsRoute, observeHttp } from './observability/http-metrics.ts';
@@ -209,11 +210,13 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     observe: (method, status, seconds) => metrics.v1Call(method, status, seconds),
   });
   const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs, onLookup: (hit) => metrics.cacheLookup('hydration', hit ? 1 : 0, hit ? 0 : 1) });
+  const walks = new WalkCache({ ttlMs: config.walkCacheMs, maxBytes: config.walkCacheBytes, onLookup: (hit) => metrics.cacheLookup('walk', hit ? 1 : 0, hit ? 0 : 1) });
   const backend = new V1Backend({
     v1,
     registry,
     maxFanOut: config.maxFanOut,
     cache,
+    walks,
     times: store.timestamps,
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });

@@ -25,7 +25,7 @@ export async function startEmulator(groups: number): Promise<Emulator> {
  * A gateway on `v1Url`, run from `root`'s bench/gateway-process.ts: this checkout by default, or
  * another one (a worktree of an older commit), in which case its own code and configuration serve.
  */
-export async function startGateway(name: string, v1Url: string, root = dirname(BENCH), nodeArgs: string[] = []): Promise<{ child: Child<{ url: string }>; url: string }> {
-  const child = await startChild<{ url: string }>(name, join(root, 'bench', 'gateway-process.ts'), ['--v1-url', v1Url], { cwd: root, nodeArgs });
+export async function startGateway(name: string, v1Url: string, root = dirname(BENCH), nodeArgs: string[] = [], flags: string[] = []): Promise<{ child: Child<{ url: string }>; url: string }> {
+  const child = await startChild<{ url: string }>(name, join(root, 'bench', 'gateway-process.ts'), ['--v1-url', v1Url, ...flags], { cwd: root, nodeArgs });
   return { child, url: requireLoopback(name, child.ready.url) };
 }

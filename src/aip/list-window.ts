@@ -39,10 +39,29 @@ export function compareKeys(a: readonly unknown[], b: readonly unknown[], order:
   return 0;
 }
 
-export function windowRows<T>(rows: readonly T[], request: WindowRequest, read: ReadField<T>): Window<T> {
-  const keyed = rows.map((row) => ({ row, key: sortKey(row, request.order, read) }));
-  keyed.sort((x, y) => compareKeys(x.key, y.key, request.order));
+/** A row with its sort key, in a total order (the order ends with `uid`). */
+export interface Keyed<T> {
+  row: T;
+  key: unknown[];
+}
 
+/** The rows sorted by the order, each with its key: what a window is cut from. */
+export function orderRows<T>(rows: readonly T[], order: readonly OrderKey[], read: ReadField<T>): Keyed<T>[] {
+  const keyed = rows.map((row) => ({ row, key: sortKey(row, order, read) }));
+  keyed.sort((x, y) => compareKeys(x.key, y.key, order));
+  return keyed;
+}
+
+export function windowRows<T>(rows: readonly T[], request: WindowRequest, read: ReadField<T>): Window<T> {
+  return windowOrdered(orderRows(rows, request.order, read), request);
+}
+
+/**
+ * One page of rows already in order: resume strictly after the cursor's key,
+ * skip, cut. The same window whether the rows were just sorted or kept from an
+ * earlier page of the walk.
+ */
+export function windowOrdered<T>(keyed: readonly Keyed<T>[], request: WindowRequest): Window<T> {
   let start = 0;
   const after = request.cursor?.after;
   if (after && after.length === request.order.length) {

@@ -15,7 +15,7 @@ import type { HydrationCache } from './hydration-cache.ts';
 import type { RequestContext } from '../operation/context.ts';
 
 /** Ids per v1 call: keeps URLs well under common 8 KiB limits (a deep UIDP is ~100 characters). */
-const IDS_PER_CALL = 50;
+export const IDS_PER_CALL = 50;
 
 export interface HydrationContext {
   v1: V1Client;

@@ -5,7 +5,7 @@
  */
 import { ApiError, invalidField, notFound } from '../aip/errors.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
-import { windowRows } from '../aip/list-window.ts';
+import { orderRows, windowOrdered, type Keyed } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import type { PageCursor } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
@@ -15,8 +15,9 @@ import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
-import { hydrate } from './hydrate.ts';
+import { hydrate, IDS_PER_CALL } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
+import { WalkCache } from './walk-cache.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ResourceMapping } from './mapping.ts';
@@ -34,6 +35,8 @@ export interface V1BackendOptions {
   times?: TimestampStore;
   /** Rows fetched for hydration, reused across requests for a short while. */
   cache?: HydrationCache;
+  /** The order of a walk's matching rows, kept from its first page for its later pages. */
+  walks?: WalkCache;
   now?: () => number;
   /** Told of each page's lookups in the kept-times cache (for metrics). */
   onKeptTimesLookup?: (hits: number, misses: number) => void;
@@ -47,6 +50,7 @@ export class V1Backend implements BackendPort {
   readonly #registry: MappingRegistry;
   readonly #maxFanOut: number;
   readonly #cache: HydrationCache;
+  readonly #walks: WalkCache;
   readonly #times: KeptTimes;
 
   constructor(options: V1BackendOptions) {
@@ -54,6 +58,7 @@ export class V1Backend implements BackendPort {
     this.#registry = options.registry;
     this.#maxFanOut = options.maxFanOut;
     this.#cache = options.cache ?? new HydrationCache({ ttlMs: 0 });
+    this.#walks = options.walks ?? new WalkCache({ ttlMs: 0, maxBytes: 0 });
     this.#times = new KeptTimes(options.times, options.now, options.onKeptTimesLookup);
   }
 
@@ -62,8 +67,17 @@ export class V1Backend implements BackendPort {
     return mapping.v1.paging ? this.#listV1Paged(request) : this.#listAll(request);
   }
 
-  /** v1 cannot page: fetch everything, then filter, order and window here. */
-  async #listAll({ mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
+  /**
+   * v1 cannot page: fetch everything, then filter, order and window here. The
+   * first page keeps the walk's order (walk-cache.ts), so later pages fetch
+   * only their own rows by id.
+   */
+  async #listAll(request: ListRequest): Promise<Page> {
+    const { mapping, params, filters, order, cursor, fingerprint, ctx } = request;
+    if (cursor && mapping.v1.idsParam) {
+      const walk = this.#walks.get(mapping.name, fingerprint, ctx.authorization);
+      if (walk) return this.#laterPage(request, walk);
+    }
     const all = await this.#listV1(mapping, filters.v1Query, ctx);
     const uidKey = v1UidKey(mapping);
     if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
@@ -74,10 +88,24 @@ export class V1Backend implements BackendPort {
     const rows = all
       .map((v1) => ({ v1, v2: applyKeptTimes(mapping, renderV2(keyFields, v1), times?.get(String(v1[uidKey]))) }))
       .filter((row) => filters.matches(row.v2));
-    const window = windowRows(rows, { order, pageSize: params.pageSize, skip: params.skip, cursor }, (row, field) => getPath(row.v2, field));
+    const ordered = orderRows(rows, order, (row, field) => getPath(row.v2, field));
+    const window = windowOrdered(ordered, { order, pageSize: params.pageSize, skip: params.skip, cursor });
+    if (window.next && mapping.v1.idsParam) {
+      this.#walks.set(mapping.name, fingerprint, ctx.authorization, ordered.map(({ row, key }) => ({ row: String(row.v1[uidKey]), key })));
+    }
     const page = await this.#renderHydrated(mapping, window.page.map((row) => row.v1), ctx, times);
 
     return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
+  }
+
+  /** A later page of a known walk: its window from the kept order, its rows fetched by id (a row gone since is left out). */
+  async #laterPage({ mapping, params, order, cursor, ctx }: ListRequest, walk: readonly Keyed<string>[]): Promise<Page> {
+    const window = windowOrdered(walk, { order, pageSize: params.pageSize, skip: params.skip, cursor });
+    const fetched = await this.#fetchRows(mapping, window.page, ctx);
+    const uidKey = v1UidKey(mapping);
+    const byUid = new Map(fetched.map((row) => [String(row[uidKey]), row]));
+    const rows = window.page.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
+    return { items: await this.#renderHydrated(mapping, rows, ctx), ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }
 
   /**
@@ -154,7 +182,7 @@ export class V1Backend implements BackendPort {
       ctx,
     );
     const uid = v1RowUid(mapping, created);
-    this.#cache.invalidate(mapping.name, uid);
+    this.#changed(mapping.name, uid);
     await this.#times.created(mapping, uid);
     return this.#answerWrite(mapping, created, ctx);
   }
@@ -178,7 +206,7 @@ export class V1Backend implements BackendPort {
         { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
         ctx,
       );
-      this.#cache.invalidate(mapping.name, uid);
+      this.#changed(mapping.name, uid);
       await this.#times.touched(mapping, uid);
       return this.#answerWrite(mapping, written, ctx);
     }
@@ -192,7 +220,7 @@ export class V1Backend implements BackendPort {
     } catch (error) {
       if (!(mapping.delete?.idempotent && error instanceof ApiError && error.code === Code.NOT_FOUND)) throw error;
     } finally {
-      this.#cache.invalidate(mapping.name, uid);
+      this.#changed(mapping.name, uid);
     }
     await this.#times.forget(mapping, uid);
     return {};
@@ -207,7 +235,10 @@ export class V1Backend implements BackendPort {
     }, ctx);
     const uidKey = v1UidKey(mapping);
     const created = v1ListRows({ items: Object.values(answer).find(Array.isArray) }).map((row) => v1RowUid(mapping, row as Json));
-    for (const uid of created) await this.#times.created(mapping, uid);
+    for (const uid of created) {
+      this.#changed(mapping.name, uid);
+      await this.#times.created(mapping, uid);
+    }
     const rows = mapping.v1.rereadAfterWrite ? await this.#fetchRows(mapping, created, ctx) : [];
     const byUid = new Map(rows.map((row) => [String(row[uidKey]), row]));
     const ordered = created.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
@@ -238,6 +269,12 @@ export class V1Backend implements BackendPort {
 
   // ---- helpers -----------------------------------------------------------
 
+  /** A write through the gateway: the resource's cached row and its collection's kept walks no longer hold. */
+  #changed(resource: string, uid: string): void {
+    this.#cache.invalidate(resource, uid);
+    this.#walks.invalidate(resource);
+  }
+
   /** What a custom method may do over v1, for one request. */
   #access(ctx: RequestContext, pages: RequestPages): V1Access {
     return {
@@ -245,7 +282,7 @@ export class V1Backend implements BackendPort {
       call: (call) => this.#v1.call({ ...call, authorization: ctx.authorization }, ctx),
       render: async (name, row) => (await this.#renderHydrated(this.#registry.get(name), [row], ctx))[0]!,
       row: (name, uid) => this.#fetchRow(this.#registry.get(name), uid, ctx),
-      changed: (name, uid) => this.#cache.invalidate(name, uid),
+      changed: (name, uid) => this.#changed(name, uid),
     };
   }
 
@@ -282,8 +319,12 @@ export class V1Backend implements BackendPort {
   /** Rows by id in one v1 call per chunk (the ids filter), or one call per id when v1 has no such filter. */
   async #fetchRows(mapping: ResourceMapping, uids: readonly string[], ctx: RequestContext): Promise<Json[]> {
     if (uids.length === 0) return [];
-    if (!mapping.v1.idsParam) return Promise.all(uids.map((uid) => this.#fetchRow(mapping, uid, ctx)));
-    return this.#listV1(mapping, { [mapping.v1.idsParam]: [...uids] }, ctx);
+    const idsParam = mapping.v1.idsParam;
+    if (!idsParam) return Promise.all(uids.map((uid) => this.#fetchRow(mapping, uid, ctx)));
+    // A chunk of ids per call keeps the query string well inside v1's header limits (a page may hold 200).
+    const chunks: string[][] = [];
+    for (let i = 0; i < uids.length; i += IDS_PER_CALL) chunks.push(uids.slice(i, i + IDS_PER_CALL));
+    return (await Promise.all(chunks.map((chunk) => this.#listV1(mapping, { [idsParam]: chunk }, ctx)))).flat();
   }
 
   /** The rows as v2 resources: references hydrated, kept times set (`times` when the caller already has them). */

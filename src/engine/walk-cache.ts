@@ -1,0 +1,90 @@
+/**
+ * What the first page of a walk over an unpaged v1 list learned, kept for the
+ * walk's later pages: every matching row's sort key and uid, in order. A later
+ * page then cuts its window from that order and fetches only its own rows by
+ * id, instead of fetching, rendering, filtering and sorting the whole v1 list
+ * again — a walk of N pages costs one full v1 fetch, not N.
+ *
+ * Entries are per caller (v1 decides what each token sees; only a digest of the
+ * token is kept) and per query (the page token's fingerprint: resource,
+ * filters, order). They live `ttlMs` from the first page, and any write
+ * through the gateway to the resource drops its walks at once. Within the TTL
+ * a walk sees rows as they are now but in the membership and order of its first
+ * page: a row created elsewhere since is not in it, one deleted since is left
+ * out of its page, one changed since keeps its place. Bounded by bytes (an
+ * estimate of each entry's keys), not by count.
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Keyed } from '../aip/list-window.ts';
+
+export interface WalkCacheOptions {
+  /** 0 disables the cache. */
+  ttlMs: number;
+  maxBytes: number;
+  /** Told of each later page's lookup: whether the walk was known. */
+  onLookup?: (hit: boolean) => void;
+}
+
+/** Per-entry overhead in the estimate: the array slot, the object, the key array. */
+const ENTRY_BYTES = 96;
+
+export class WalkCache {
+  readonly #walks: LRUCache<string, readonly Keyed<string>[]> | undefined;
+  readonly #onLookup: WalkCacheOptions['onLookup'];
+  /** Keys of the walks of each resource, to drop them all when it is written. */
+  readonly #byResource = new Map<string, Set<string>>();
+
+  constructor(options: WalkCacheOptions) {
+    this.#onLookup = options.onLookup;
+    if (options.ttlMs <= 0 || options.maxBytes <= 0) return;
+    this.#walks = new LRUCache({
+      ttl: options.ttlMs,
+      maxSize: options.maxBytes,
+      sizeCalculation: (walk) => Math.max(1, walk.reduce((n, k) => n + ENTRY_BYTES + 2 * k.row.length + keyBytes(k.key), 0)),
+      dispose: (_walk, key) => this.#forgetKey(key),
+    });
+  }
+
+  get(resource: string, fingerprint: string, authorization: string): readonly Keyed<string>[] | undefined {
+    if (!this.#walks) return undefined;
+    const walk = this.#walks.get(key(resource, fingerprint, authorization));
+    this.#onLookup?.(walk !== undefined);
+    return walk;
+  }
+
+  set(resource: string, fingerprint: string, authorization: string, walk: readonly Keyed<string>[]): void {
+    if (!this.#walks) return;
+    const k = key(resource, fingerprint, authorization);
+    this.#walks.set(k, walk);
+    if (this.#walks.has(k)) {
+      const keys = this.#byResource.get(resource) ?? new Set<string>();
+      keys.add(k);
+      this.#byResource.set(resource, keys);
+    }
+  }
+
+  /** A write through the gateway changed the resource's collection: its walks no longer hold. */
+  invalidate(resource: string): void {
+    for (const k of [...(this.#byResource.get(resource) ?? [])]) this.#walks?.delete(k);
+    this.#byResource.delete(resource);
+  }
+
+  #forgetKey(k: string): void {
+    const resource = k.slice(0, k.indexOf('\0'));
+    const keys = this.#byResource.get(resource);
+    keys?.delete(k);
+    if (keys?.size === 0) this.#byResource.delete(resource);
+  }
+}
+
+/** A sort key's size, roughly: strings at two bytes a character, anything else a slot. */
+function keyBytes(key: readonly unknown[]): number {
+  let bytes = 0;
+  for (const value of key) bytes += typeof value === 'string' ? 16 + 2 * value.length : 16;
+  return bytes;
+}
+
+function key(resource: string, fingerprint: string, authorization: string): string {
+  return `${resource}\0${fingerprint}\0${createHash('sha256').update(authorization).digest('base64url')}`;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { WalkCache } from '../../src/engine/walk-cache.ts';
+
+const walk = (n: number) => Array.from({ length: n }, (_, i) => ({ row: `uid-${i}`, key: [`name-${i}`, `uid-${i}`] }));
+
+describe('WalkCache', () => {
+  it('keeps a walk per resource, query and caller, and never answers another caller', () => {
+    const cache = new WalkCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    cache.set('groups', 'fp', 'Bearer a', walk(3));
+    expect(cache.get('groups', 'fp', 'Bearer a')).toHaveLength(3);
+    expect(cache.get('groups', 'fp', 'Bearer b')).toBeUndefined();
+    expect(cache.get('groups', 'other', 'Bearer a')).toBeUndefined();
+    expect(cache.get('roles', 'fp', 'Bearer a')).toBeUndefined();
+  });
+
+  it('drops every walk of a resource on a write, and only those', () => {
+    const cache = new WalkCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    cache.set('groups', 'fp1', 'Bearer a', walk(2));
+    cache.set('groups', 'fp2', 'Bearer b', walk(2));
+    cache.set('roles', 'fp1', 'Bearer a', walk(2));
+    cache.invalidate('groups');
+    expect(cache.get('groups', 'fp1', 'Bearer a')).toBeUndefined();
+    expect(cache.get('groups', 'fp2', 'Bearer b')).toBeUndefined();
+    expect(cache.get('roles', 'fp1', 'Bearer a')).toHaveLength(2);
+  });
+
+  it('holds to its byte budget: a walk larger than it is not kept, older walks make room for newer ones', () => {
+    const cache = new WalkCache({ ttlMs: 60_000, maxBytes: 64 * 1024 });
+    cache.set('groups', 'huge', 'Bearer a', walk(10_000));
+    expect(cache.get('groups', 'huge', 'Bearer a')).toBeUndefined();
+    for (let i = 0; i < 20; i++) cache.set('groups', `fp${i}`, 'Bearer a', walk(100));
+    expect(cache.get('groups', 'fp0', 'Bearer a')).toBeUndefined();
+    expect(cache.get('groups', 'fp19', 'Bearer a')).toHaveLength(100);
+  });
+
+  it('is off with a TTL of 0', () => {
+    const cache = new WalkCache({ ttlMs: 0, maxBytes: 1 << 20 });
+    cache.set('groups', 'fp', 'Bearer a', walk(1));
+    expect(cache.get('groups', 'fp', 'Bearer a')).toBeUndefined();
+  });
+});
