@@ -10,13 +10,16 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const module of modules) {
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
+      // A file that failed outside any test (a hook, an import) fails once, even when its tests merely show as skipped.
+      if (module.state() === 'failed' && failedHere === 0) failedHere = 1;
+      failed += failedHere;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
