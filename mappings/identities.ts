@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { defineResource } from '../src/engine/mapping.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { SERVICE_PRINCIPAL, v2Names } from './enums.ts';
+import { IDENTITY_METADATA_KIND, updateIdentityMetadata } from './methods/identity-metadata.ts';
 
 const RELATIONSHIPS = ['claimMatch', 'staticKeys', 'awsIdentity', 'servicePrincipal'] as const;
 
@@ -93,6 +94,7 @@ export default defineResource({
   methods: {
     // v2 `identities:lookupIdentity` answers `{uid}`, even for users not registered yet; v1 `identities/lookup` answers the Identity or NOT_FOUND.
     lookup: { rpc: 'LookupIdentity', params: { issuer: 'issuer', subject: 'subject' }, v1Path: 'identities/lookup' },
+    custom: { UpdateIdentityMetadata: updateIdentityMetadata },
   },
   validate: z.object({
     name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),
@@ -116,7 +118,9 @@ export default defineResource({
         { issuer: 'staticKeys.issuer', subject: 'staticKeys.subject' },
       ],
     },
-    // As in v1, an identity's role bindings go with it.
-    delete: { cascade: [{ kind: 'roleBindings', field: 'identityUid' }] },
+    // The caller's own profile, kept by UpdateIdentityMetadata under the identity's uid.
+    keeps: [IDENTITY_METADATA_KIND],
+    // As in v1, an identity's role bindings go with it; so does its profile.
+    delete: { cascade: [{ kind: 'roleBindings', field: 'identityUid' }, { kind: IDENTITY_METADATA_KIND, field: 'uid' }] },
   },
 });

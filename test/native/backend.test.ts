@@ -15,6 +15,7 @@ import type { Json } from '../../src/engine/shape.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/types.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
+import { contract } from '../../src/contract/registry.ts';
 
 const ctx = requestContext({ authorization: 'Bearer t', requestId: 'test', budgetMs: 60_000 });
 let store: Store;
@@ -123,5 +124,21 @@ describe('creates', () => {
       parent, roleUid: viewer, requests: [{ roleBinding: { identityUid: identity.uid } }, { roleBinding: { identityUid: `${parent}/0123456789abcdef` } }],
     }, ctx)).rejects.toMatchObject({ code: 3 });
     expect((await store.resources.list({ kind: 'roleBindings', filters: [], order: [{ field: 'uid', desc: false }], skip: 0, limit: 10 })).total).toBe(0);
+  });
+});
+
+describe('identity metadata', () => {
+  it("is kept under the caller's identity and deleted with it", async () => {
+    const parent = await org();
+    const identity = (await api.create(mapping('identities'), parent, { name: 'ada', claimMatch: { issuer: 'https://i', subject: 'ada' } }, ctx)).uid as string;
+    const claims = Buffer.from(JSON.stringify({ sub: identity })).toString('base64url');
+    const caller = requestContext({ authorization: `Bearer e30.${claims}.c2ln`, requestId: 'test', budgetMs: 60_000 });
+    const runner = new OperationRunner(backend, new PageTokenCodec(pageTokenKey('a-test-key-of-16+')));
+    const custom = mapping('identities').methods?.custom?.UpdateIdentityMetadata;
+    expect(custom).toBeDefined();
+    await runner.execute({ kind: 'custom', mapping: mapping('identities'), method: contract.getService('chainguard.platform.iam.v2beta1.IdentitiesService')!.methods.find((m) => m.name === 'UpdateIdentityMetadata')!, custom: custom!, request: { identityMetadata: { company: 'c' } } }, caller);
+    expect((await store.resources.get('identityMetadata', identity))?.body).toMatchObject({ company: 'c' });
+    await runner.execute({ kind: 'delete', mapping: mapping('identities'), uid: identity }, ctx);
+    expect(await store.resources.get('identityMetadata', identity)).toBeUndefined();
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * UpdateIdentityMetadata (api-surface.md §2): the caller's own profile —
+ * company, product, job title, marketing opt-in and campaign attribution —
+ * named by nothing but the caller's token (the route has no uid). `uid` and
+ * `name` are the caller's identity's; `givenName`/`familyName` come from the
+ * token's OIDC claims; the rest is what callers wrote, and `hubspotUtk` is
+ * taken for the one call and never kept (the contract's "not persisted").
+ *
+ * v1 has no identity metadata, so translate mode declines it. Native mode
+ * keeps one row per identity (its uid), gone with the identity, and takes the
+ * caller's identity from the token's `sub` — unverified, as native mode
+ * verifies no token for any call: naming another identity there grants
+ * nothing UpdateIdentity would not.
+ */
+import { contract } from '../../src/contract/registry.ts';
+import { contractFields } from '../../src/contract/fields.ts';
+import type { CustomMethod } from '../../src/engine/custom-method.ts';
+import { isObject, readUpdate, type Json } from '../../src/engine/shape.ts';
+import { applyUpdate } from '../../src/native/update.ts';
+import { claimString, unverifiedClaims } from '../../src/operation/caller-claims.ts';
+import { unauthenticated } from '../../src/aip/errors.ts';
+
+/** The store's kind for the rows; the identities mapping declares it kept and cascades its deletes to it. */
+export const IDENTITY_METADATA_KIND = 'identityMetadata';
+const FIELDS = contractFields(contract.getMessage('chainguard.platform.iam.v2beta1.IdentityMetadata')!);
+/** Accepted for the call it came with, never stored. */
+const NOT_KEPT = 'hubspotUtk';
+
+export const updateIdentityMetadata: CustomMethod = {
+  unserved: { translate: 'v1 has no identity metadata: served by native mode only' },
+  async native(request, access, ctx) {
+    const claims = unverifiedClaims(ctx.authorization);
+    const uid = claimString(claims, 'sub');
+    if (!uid) throw unauthenticated("the bearer token names no identity (it has no 'sub' claim)");
+    // The caller's own identity must be registered: NOT_FOUND otherwise, as for any identity.
+    const identity = await access.get('identities', uid);
+    const body = isObject(request.identityMetadata) ? request.identityMetadata : {};
+    const { value, paths } = readUpdate(FIELDS, body, typeof request.updateMask === 'string' ? request.updateMask : undefined);
+    const stored = await access.store.transaction(async (tx) => {
+      const now = access.now();
+      const current = await tx.resources.getForUpdate(IDENTITY_METADATA_KIND, uid);
+      const next = applyUpdate(FIELDS, current?.body ?? {}, value, paths.filter((path) => path !== NOT_KEPT));
+      if (current) await tx.resources.replace(IDENTITY_METADATA_KIND, uid, next, now);
+      else await tx.resources.insert({ kind: IDENTITY_METADATA_KIND, uid, parent: '', body: next, createTime: now, updateTime: now });
+      return next;
+    });
+    const answer: Json = {
+      ...stored,
+      uid,
+      name: identity.name ?? '',
+      givenName: claimString(claims, 'given_name'),
+      familyName: claimString(claims, 'family_name'),
+    };
+    if (paths.includes(NOT_KEPT)) answer[NOT_KEPT] = value[NOT_KEPT] ?? '';
+    return answer;
+  },
+};
