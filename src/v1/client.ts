@@ -6,6 +6,7 @@
  * gateway never holds more of one answer than the cap.
  */
 import { Pool, interceptors, type Dispatcher } from 'undici';
+import { readRetryPolicy } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
 import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
 
@@ -60,10 +61,10 @@ export class V1Client {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
-    // Reads are safe to repeat; a stale keep-alive socket or a brief 503 should not reach the client.
+    // Reads are safe to repeat (read-retry.ts says when, and how long v1's Retry-After lets it wait).
     this.#dispatcher = this.#pool.compose(
       // throwOnError: false hands the last answer through, so v1's own error body still reaches the client.
-      interceptors.retry({ methods: ['GET'], maxRetries: 2, minTimeout: 25, maxTimeout: 200, statusCodes: [502, 503], throwOnError: false }),
+      interceptors.retry({ retry: readRetryPolicy, methods: ['GET'], maxRetries: 2, statusCodes: [502, 503], throwOnError: false }),
     );
   }
 

@@ -290,7 +290,7 @@ describe("v1's Retry-After", () => {
     expect(v1.hits).toBe(1); // a write is never retried
   });
 
-  it('503 with an HTTP date, to a read retried in vain → the delay until that date', async () => {
+  it('503 with an HTTP date, to a read → the delay until that date, and no retry sooner than v1 asked', async () => {
     const at = new Date(Date.now() + 30_000).toUTCString();
     v1.handle = busy(503, 14, 'maintenance', at);
     const reply = await client.get(`/iam/v2beta1/identities/${IDENTITY}`);
@@ -299,7 +299,17 @@ describe("v1's Retry-After", () => {
     expect(delay).toBeGreaterThanOrEqual(28);
     expect(delay).toBeLessThanOrEqual(30);
     expect(reply.headers.get('retry-after')).toBe(String(delay));
-    expect(v1.hits).toBe(3); // two retries, then v1's last answer
+    expect(v1.hits).toBe(1); // v1 asked for 30 s: the caller's retry is the one that waits, not the gateway's
+  });
+
+  it('503 to a read, with no Retry-After or one of 0 s → tried twice more, then v1\'s last answer', async () => {
+    for (const retryAfter of [undefined, '0']) {
+      v1.hits = 0;
+      v1.handle = busy(503, 14, 'busy', retryAfter);
+      const reply = await client.get(`/iam/v2beta1/identities/${IDENTITY}`);
+      expect(reply.status).toBe(503);
+      expect(v1.hits).toBe(3);
+    }
   });
 
   it('429 → RESOURCE_EXHAUSTED with QuotaFailure and RetryInfo', async () => {
