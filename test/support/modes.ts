@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import type { EmulatorState } from '../../src/emulator/v1/index.ts';
 import type { ResourceMapping } from '../../src/engine/mapping.ts';
 import { toV1, type Json } from '../../src/engine/shape.ts';
 import { normalize } from '../../src/native/document.ts';
@@ -53,6 +54,8 @@ export interface ModeStack {
   logs: string[];
   /** Translate mode: the v1 emulator's URL. */
   emulatorUrl?: string;
+  /** Translate mode: the v1 emulator's state, for v1's own data that no v2 call writes (the advisory feed). */
+  emulator?: EmulatorState;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ function translateStack(stack: Stack): ModeStack {
     mode: 'translate',
     url: stack.url,
     emulatorUrl: stack.emulator.url,
+    emulator: state,
     client: stack.client,
     logs: stack.logs,
     close: () => stack.close(),
