@@ -4,7 +4,7 @@
  * gRPC and over REST answers the same message, or the same error.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { describeEquivalence, expectSameMessage, itReadsAlike, itWritesAlike, rpc, servedIn, type Ids } from '../support/equivalence.ts';
+import { describeEquivalence, expectSameMessage, itReadsAlike, itWritesAlike, rpc, type Ids } from '../support/equivalence.ts';
 import { jwt, trustedCaller } from '../support/jwt.ts';
 
 const ada = `Bearer ${trustedCaller('ada@domain.example')}`;
@@ -115,11 +115,11 @@ describeEquivalence('iam', (eq, mode) => {
     expect(listed.termsAcceptances.map((a) => a.docId)).toEqual(['guardener-tos.v1']);
   });
 
-  it('UpdateIdentityMetadata writes the caller\'s own profile where served, and is UNIMPLEMENTED alike where not', async () => {
+  it('UpdateIdentityMetadata writes the caller\'s own profile (native); v1 has none (translate)', async () => {
     const caller = `Bearer ${jwt({ iss: 'https://i.example', sub: ids.identity, given_name: 'Ada', family_name: 'Lovelace' })}`;
     const request = { identityMetadata: { company: 'Analytical Engines', updatesOptIn: true } };
     const write = () => rest().call('PATCH', '/iam/v2beta1/identities:updateIdentityMetadata', { body: request, authorization: caller });
-    if (servedIn(mode).includes('IdentitiesService.UpdateIdentityMetadata')) {
+    if (mode === 'native') {
       // The same write twice: the second answers what the first left.
       const written = await eq.same<{ uid: string }>('IdentitiesService.UpdateIdentityMetadata', request, write, { authorization: caller });
       expect(written.uid).toBe(ids.identity);
