@@ -25,11 +25,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { MappingRegistry } from '../src/engine/registry.ts';
-import { NativeBackend } from '../src/native/native-backend.ts';
-import { requestContext } from '../src/operation/context.ts';
-import { openStore } from '../src/store/open.ts';
-import { MAPPINGS } from '../mappings/index.ts';
+import { seedNative } from './lib/native-seed.ts';
 
 const AUTH = { authorization: 'Bearer bench' };
 const GATEWAY = new URL('./gateway-process.ts', import.meta.url).pathname;
@@ -91,28 +87,6 @@ async function place(engine: string): Promise<Place> {
     settle: () => admin('vacuum analyze', url.toString()),
     drop: () => admin(`drop database if exists ${database} with (force)`),
   };
-}
-
-/** One organisation with `count` child groups, created the way native mode creates them. */
-async function seed(location: string, count: number): Promise<{ org: string; group: string }> {
-  const store = await openStore(location);
-  try {
-    const registry = new MappingRegistry(MAPPINGS);
-    const backend = new NativeBackend({ store, registry });
-    await backend.seed();
-    const groups = registry.get('groups');
-    const ctx = requestContext({ authorization: AUTH.authorization, requestId: 'bench-seed', budgetMs: 3_600_000 });
-    const org = (await backend.create(groups, '', { name: 'bench-org' }, ctx)).uid as string;
-    let group = '';
-    for (let i = 0; i < count; i += 8) {
-      const made = await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, j) =>
-        backend.create(groups, org, { name: `group-${String(i + j).padStart(6, '0')}`, description: 'benchmark group' }, ctx)));
-      group ||= made[0]!.uid as string;
-    }
-    return { org, group };
-  } finally {
-    await store.close();
-  }
 }
 
 /** The benchmark's gateway child (bench/gateway-process.ts, log level warn), in native mode; it prints `{"url"}` once listening. */
@@ -194,7 +168,7 @@ for (const engine of engines) {
   const args = [engine === 'sqlite' ? '--data-dir' : '--store', where.location, '--page-token-key', TOKEN_KEY];
   try {
     process.stderr.write(`bench: ${engine}: seeding ${groupCount} groups\n`);
-    const { org, group } = await seed(where.location, groupCount);
+    const { org, group } = await seedNative(where.location, groupCount);
     await where.settle();
     const list = (base: string) => `${base}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`;
     // A token from halfway through the walk (the key is shared, so any process accepts it):

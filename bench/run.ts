@@ -1,37 +1,49 @@
 /**
- * `npm run bench -- [--duration s] [--warmup s] [--connections n] [--json file]` (see --help; bench/README.md)
+ * `npm run bench [-- options]` (see --help; method in bench/README.md)
  *
- * Measures what the gateway costs relative to calling v1 directly, in the same
- * run, on the same machine: each scenario is loaded once against the gateway
- * and once against the v1 emulator the gateway sits on, and the report is the
- * ratio gateway/direct. Absolute figures depend on the machine; the ratio is
- * the result.
+ * Issue 12's figures in one command and one run, each read against a floor
+ * measured in the same run: a raw undici pass-through of our own
+ * (bench/floor-process.ts), loaded alternately with direct v1, the gateway
+ * over REST and the gateway over gRPC, against the same emulator. Per server
+ * process: req/s, latency, CPU µs per answer (/proc), RSS idle and peak.
+ * Prints one table of each figure beside its target, met or not;
+ * `--json <file>` writes everything.
  *
- * Three processes, so no two share an event loop: this one (autocannon, the
- * load generator), the v1 emulator (bench/emulator-process.ts, one org with
- * 1,000 child groups) and the gateway (bench/gateway-process.ts), started
- * afresh for each scenario so one scenario's heap cannot tax the next. Both children
- * listen on 127.0.0.1 only and are killed when this process ends, however it
- * ends (they also stop by themselves when their stdin, held by us, closes).
+ * Parts, each with fresh processes (so a process's peak RSS is that part's):
+ *   get        Get one group at c=connections and at c=1
+ *   list       a page of 50 of `groups`, v1 sending times; the floor forwards v1's whole list
+ *   list-omit  the same with v1 omitting group times (the gateway supplies them from its store)
+ *   walk       a walk of `walk-groups` in pages of 50, walk cache on and off
+ *   native     the gateway in native mode (SQLite) under the Get and List loads
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { onCleanup } from './lib/cleanup.ts';
+import { compareAll, type Target } from './lib/compare.ts';
+import { atLeastTimes, atMost, atMostTimes, goalsTable, peakAtMostFloor, reported, units, type Goal } from './lib/goals.ts';
+import { GRPC_CLIENT_KINDS, type GrpcClientKind } from './lib/grpc-clients.ts';
+import { resident, type Resident } from './lib/memory.ts';
+import { seedNative } from './lib/native-seed.ts';
+import { pinning, pinSelf } from './lib/pin.ts';
+import { restLoad } from './lib/rest-load.ts';
+import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
+import { startEmulator, startFloor, startGateway, type Server } from './lib/stack.ts';
+import { failureCount, type Summary } from './lib/stats.ts';
+import { grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcSettings, type RestLoader } from './lib/targets.ts';
+import { walk, type Walked } from './lib/walk.ts';
+import { wrkAvailable, wrkLoad } from './lib/wrk-load.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const AUTH = { authorization: 'Bearer bench' };
-const MAX_SAMPLES = 5_000_000;
+const PARTS = ['get', 'list', 'list-omit', 'walk', 'native'] as const;
 
 // ---- options -------------------------------------------------------------
 
 function intOption(name: string, raw: string, min: number, max: number): number {
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
     process.stderr.write(`bench: --${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(raw)}\n`);
     process.exit(2);
   }
@@ -40,469 +52,377 @@ function intOption(name: string, raw: string, min: number, max: number): number 
 
 const { values: flags } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string' },
-    connections: { type: 'string', default: '16' },
+    duration: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '50' },
+    'c1-duration': { type: 'string', default: '3' },
     groups: { type: 'string', default: '1000' },
+    'walk-groups': { type: 'string', default: '10000' },
+    'walk-uncached-pages': { type: 'string', default: '10' },
+    'native-groups': { type: 'string', default: '1000' },
+    settle: { type: 'string', default: '2' },
+    parts: { type: 'string', default: PARTS.join(',') },
+    loadgen: { type: 'string' },
+    'grpc-client': { type: 'string', default: 'grpc-js' },
+    'log-level': { type: 'string', default: 'info' },
+    'node-arg': { type: 'string', multiple: true, default: [] },
+    'gateway-flag': { type: 'string', multiple: true, default: [] },
+    'no-pin': { type: 'boolean', default: false },
     json: { type: 'string' },
-    scenario: { type: 'string', default: 'all' },
-    'cpu-prof': { type: 'string' },
-    'v1-omits-times': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
   allowPositionals: false,
 });
 if (flags.help) {
-  process.stdout.write(
-    'Usage: npm run bench -- [--duration <s>=10] [--warmup <s>=min(3,duration)] [--connections <n>=16] [--groups <n>=1000] [--json <file>]\n' +
-      '  --duration     seconds measured per scenario per target\n' +
-      '  --warmup       seconds of unmeasured load before each measurement\n' +
-      '  --connections  concurrent keep-alive connections (autocannon)\n' +
-      '  --groups       child groups seeded under the benchmark org\n' +
-      '  --json         also write the results to this file\n' +
-      '  --scenario     list, get or all (default)\n' +
-      '  --cpu-prof     write a V8 CPU profile of the gateway process into this directory\n' +
-      '  --v1-omits-times  v1 sends groups without timestamps (as the public v1 does): the gateway keeps them in its store\n',
-  );
+  process.stdout.write(`Usage: npm run bench -- [options]
+  --duration <s>=4          seconds per measured round, per target
+  --warmup <s>=2            unmeasured load per target before its first round
+  --rounds <n>=2            measured rounds per target; the order of targets alternates
+  --connections <n>=50      keep-alive connections (REST) / callers on as many HTTP/2 sessions (gRPC)
+  --c1-duration <s>=3       seconds per round of the one-connection Get (added latency)
+  --groups <n>=1000         child groups in the Get/List emulator
+  --walk-groups <n>=10000   child groups walked in pages of 50
+  --walk-uncached-pages <n>=10  pages walked through the gateway without walk cache (each costs a full v1 list)
+  --native-groups <n>=1000  child groups seeded in the native (SQLite) store
+  --settle <s>=2            seconds a fresh process idles before its idle RSS is read
+  --parts <list>            any of ${PARTS.join(',')} (default all)
+  --loadgen wrk|autocannon  REST load generator (default: wrk when installed)
+  --grpc-client grpc-js|connect
+  --log-level <level>=info  the gateway's log level (info is its default; lines go to /dev/null)
+  --node-arg <flag>         a Node flag for every gateway process (repeatable; e.g. --max-semi-space-size=4)
+  --gateway-flag <flag>     a src/config.ts flag for every gateway process (repeatable)
+  --no-pin                  do not pin processes to cores with taskset
+  --json <file>             write every figure to this file
+`);
   process.exit(0);
 }
-const duration = intOption('duration', flags.duration, 1, 300);
-const warmup = intOption('warmup', flags.warmup ?? String(Math.min(3, duration)), 0, 60);
-const connections = intOption('connections', flags.connections, 1, 256);
-const groups = intOption('groups', flags.groups, 50, 100_000);
-if (!['list', 'get', 'all'].includes(flags.scenario)) {
-  process.stderr.write(`bench: --scenario: expected list, get or all, got ${JSON.stringify(flags.scenario)}\n`);
+const settings = {
+  duration: intOption('duration', flags.duration, 1, 300),
+  warmup: intOption('warmup', flags.warmup, 0, 60),
+  rounds: intOption('rounds', flags.rounds, 1, 10),
+  connections: intOption('connections', flags.connections, 1, 512),
+  c1Duration: intOption('c1-duration', flags['c1-duration'], 1, 300),
+  groups: intOption('groups', flags.groups, 51, 100_000),
+  walkGroups: intOption('walk-groups', flags['walk-groups'], 51, 100_000),
+  walkUncachedPages: intOption('walk-uncached-pages', flags['walk-uncached-pages'], 2, 10_000),
+  nativeGroups: intOption('native-groups', flags['native-groups'], 51, 100_000),
+  settle: intOption('settle', flags.settle, 0, 60),
+};
+const parts = new Set(flags.parts.split(',').map((p) => p.trim()));
+for (const p of parts) {
+  if (!(PARTS as readonly string[]).includes(p)) {
+    process.stderr.write(`bench: --parts: unknown part ${JSON.stringify(p)} (known: ${PARTS.join(', ')})\n`);
+    process.exit(2);
+  }
+}
+const loadgen = flags.loadgen ?? (wrkAvailable() ? 'wrk' : 'autocannon');
+if (loadgen !== 'wrk' && loadgen !== 'autocannon') {
+  process.stderr.write(`bench: --loadgen: wrk or autocannon, got ${JSON.stringify(loadgen)}\n`);
   process.exit(2);
 }
-
-// ---- children --------------------------------------------------------------
-
-const children: ChildProcess[] = [];
-/** Children this process has asked to stop: their exit is expected. */
-const stopping = new WeakSet<ChildProcess>();
-
-function alive(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
+const restLoader: RestLoader = loadgen === 'wrk' ? wrkLoad : restLoad;
+if (!(GRPC_CLIENT_KINDS as readonly string[]).includes(flags['grpc-client'])) {
+  process.stderr.write(`bench: --grpc-client: one of ${GRPC_CLIENT_KINDS.join(', ')}\n`);
+  process.exit(2);
 }
-
-function killChildren(signal: NodeJS.Signals): void {
-  for (const child of children) if (alive(child)) child.kill(signal);
-}
-
-process.on('exit', () => killChildren('SIGKILL'));
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.once(signal, () => {
-    process.stderr.write(`bench: ${signal}, stopping\n`);
-    killChildren('SIGTERM');
-    process.exit(130);
-  });
-}
-
-/** Starts `node <script> ...args` and resolves with the JSON line it prints once ready, and its pid. */
-function startChild<T>(name: string, script: string, args: string[], nodeArgs: string[] = [], timeoutMs = 60_000): Promise<T & { pid: number }> {
-  const child = spawn(process.execPath, [...nodeArgs, join(HERE, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise<T & { pid: number }>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => fail(new Error(`${name} did not report ready within ${timeoutMs} ms`)), timeoutMs);
-    function fail(error: Error): void {
-      clearTimeout(timer);
-      lines.close();
-      reject(error);
-    }
-    child.once('error', fail);
-    child.once('exit', (code, signal) => fail(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`)));
-    let ready = false;
-    lines.on('line', (line) => {
-      if (ready || !line.startsWith('{"url":')) {
-        // Anything else it says (warnings, --trace-gc, …) goes to our stderr, not into the table.
-        process.stderr.write(`[${name}] ${line}\n`);
-        return;
-      }
-      ready = true;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      child.once('exit', (code, signal) => {
-        if (!stopping.has(child)) process.stderr.write(`bench: ${name} exited during the run (code ${code}, signal ${signal})\n`);
-      });
-      try {
-        resolve({ ...(JSON.parse(line) as T), pid: child.pid! });
-      } catch {
-        reject(new Error(`${name} printed ${JSON.stringify(line)} instead of its JSON ready line`));
-      }
-    });
-  });
-}
-
-async function stopChildren(): Promise<void> {
-  await Promise.all(
-    children.filter(alive).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          stopping.add(child);
-          const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-          child.once('exit', () => {
-            clearTimeout(force);
-            resolve();
-          });
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-  children.length = 0;
-}
-
-function requireLoopback(name: string, url: string): string {
-  const { hostname } = new URL(url);
-  if (hostname !== '127.0.0.1' && hostname !== '[::1]' && hostname !== 'localhost') {
-    throw new Error(`${name} is at ${url}, not a loopback address; refusing to load it`);
-  }
-  return url;
-}
-
-// ---- CPU accounting ------------------------------------------------------
-
+const grpcClient = flags['grpc-client'] as GrpcClientKind;
+const pin = pinning(!flags['no-pin']);
+pinSelf(pin);
+const server = (command: string, args: string[]) => pin.command('server', command, args);
+const support = (command: string, args: string[]) => pin.command('support', command, args);
 /**
- * CPU time is what the latency figures cannot show on a small machine: with
- * three busy processes on two cores, the gateway's latency includes waiting
- * for a core. CPU per request does not, so it is reported alongside.
+ * Every gateway: the configured log level, its lines made but thrown away; no load shedding (the floor
+ * has none, and a gateway refusing calls on a busy machine would measure the policy, not the cost);
+ * plus what the command line adds.
  */
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
+const gatewayFlags = ['--log-level', flags['log-level'], '--bench-log', '/dev/null', '--shed-event-loop-delay-ms', '0', ...flags['gateway-flag']];
+const gatewayNodeArgs = flags['node-arg'];
+const TOKEN_KEY = 'bench-page-token-key-0123456789';
+
+// ---- one part: servers, probes, alternating load, memory -------------------
+
+interface Measured {
+  /** Target label → pooled figures. */
+  load: Record<string, Summary>;
+  /** Process label → RSS after settling, before any load. */
+  idle: Record<string, Resident>;
+  /** Process label → RSS at the end (peak: the most it ever held). */
+  after: Record<string, Resident>;
+  warmupFailures: Record<string, number>;
+}
+
+function residentOf(processes: Record<string, Server>): Record<string, Resident> {
+  return Object.fromEntries(Object.entries(processes).map(([label, s]) => [label, resident(s.child.pid)]));
+}
+
+function grpcSettings(callers: number): GrpcSettings {
+  return { client: grpcClient, callers, sessions: callers, acceptGzip: false };
+}
+
+/** Loads `targets` (built once the processes run) against each other, after an idle reading. */
+async function loadAgainst(
+  name: string,
+  processes: Record<string, Server>,
+  v1Pid: number | undefined,
+  runs: Array<{ connections: number; duration: number; warmup: number; targets: Target[]; name: string }>,
+): Promise<Measured> {
+  await sleep(settings.settle * 1000);
+  const idle = residentOf(processes);
+  const load: Record<string, Summary> = {};
+  const warmupFailures: Record<string, number> = {};
+  const pids = { ...(v1Pid ? { v1: v1Pid } : {}), ...Object.fromEntries(Object.entries(processes).map(([label, s]) => [label, s.child.pid])) };
+  for (const run of runs) {
+    const { summaries, warmupFailures: w } = await compareAll(run.targets, { pids, duration: run.duration, warmup: run.warmup, rounds: settings.rounds, name: `${name} ${run.name}` });
+    run.targets.forEach((t, i) => (load[`${run.name} ${t.label}`] = summaries[i]!));
+    Object.assign(warmupFailures, w);
   }
-})();
+  return { load, idle, after: residentOf(processes), warmupFailures };
+}
 
-/** CPU seconds (user + system) a process has used so far, from /proc; NaN where there is no /proc. */
-function cpuSeconds(pid: number): number {
+async function stopAll(servers: Array<{ child: { stop(): Promise<void> } }>): Promise<void> {
+  for (const s of servers.reverse()) await s.child.stop();
+}
+
+/** Get or List against the floor, direct v1 and the gateway (REST, and gRPC in a gateway process of its own). */
+async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boolean, withC1: boolean): Promise<Measured> {
+  const emulator = await startEmulator(settings.groups, { omitTimes, launch: support });
+  const started: Server[] = [];
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After "pid (comm) ": state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-interface CpuSnapshot {
-  v1: number;
-  gateway: number;
-  loadgen: number;
-  at: number;
-}
-
-function snapshot(pids: { v1: number; gateway: number }): CpuSnapshot {
-  const self = process.cpuUsage();
-  return { v1: cpuSeconds(pids.v1), gateway: cpuSeconds(pids.gateway), loadgen: (self.user + self.system) / 1e6, at: performance.now() };
-}
-
-interface CpuUse {
-  /** CPU microseconds per completed request, per process. */
-  v1UsPerReq: number;
-  gatewayUsPerReq: number;
-  loadgenUsPerReq: number;
-  /** Cores kept busy, per process, over the measurement. */
-  cores: { v1: number; gateway: number; loadgen: number };
-}
-
-function cpuUse(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuUse {
-  const wall = (after.at - before.at) / 1000;
-  const per = (key: 'v1' | 'gateway' | 'loadgen') => ((after[key] - before[key]) * 1e6) / requests;
-  const cores = (key: 'v1' | 'gateway' | 'loadgen') => (after[key] - before[key]) / wall;
-  return {
-    v1UsPerReq: per('v1'),
-    gatewayUsPerReq: per('gateway'),
-    loadgenUsPerReq: per('loadgen'),
-    cores: { v1: cores('v1'), gateway: cores('gateway'), loadgen: cores('loadgen') },
-  };
-}
-
-// ---- load ----------------------------------------------------------------
-
-interface Measurement {
-  requests: number;
-  seconds: number;
-  reqPerSec: number;
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  meanMs: number;
-  bytesPerResponse: number;
-  non200: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  cpu?: CpuUse;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank]!;
-}
-
-/**
- * One autocannon run. Latencies are taken from each response's own timing
- * (float milliseconds) rather than autocannon's histogram, which rounds to
- * whole milliseconds: too coarse when a direct call takes about one.
- */
-function load(url: string, seconds: number): Promise<Measurement> {
-  return new Promise((resolve, reject) => {
-    const samples: number[] = [];
-    let responses = 0;
-    let bytes = 0;
-    let non200 = 0;
-    const statusCodes: Record<string, number> = {};
-    const instance = autocannon({ url, headers: AUTH, connections, pipelining: 1, duration: seconds, timeout: 10 }, (error, result) => {
-      if (error) return reject(error);
-      const sorted = Float64Array.from(samples).sort();
-      const total = samples.reduce((a, b) => a + b, 0);
-      // autocannon's duration runs from its start to the sampling tick that ends the
-      // run, and clients keep sending until that tick: it spans every response counted.
-      resolve({
-        requests: responses,
-        seconds: result.duration,
-        reqPerSec: responses / result.duration,
-        p50Ms: percentile(sorted, 50),
-        p90Ms: percentile(sorted, 90),
-        p99Ms: percentile(sorted, 99),
-        meanMs: samples.length ? total / samples.length : Number.NaN,
-        bytesPerResponse: responses ? bytes / responses : 0,
-        non200,
-        errors: result.errors,
-        timeouts: result.timeouts,
-        statusCodes,
-      });
-    });
-    instance.on('response', (_client: unknown, statusCode: number, resBytes: number, responseTime: number) => {
-      statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
-      responses++;
-      if (statusCode !== 200) non200++;
-      if (samples.length < MAX_SAMPLES) samples.push(responseTime);
-      bytes += resBytes;
-    });
-  });
-}
-
-// ---- scenarios -------------------------------------------------------------
-
-interface Target {
-  url: string;
-  /** Checks one response body before any load, so an error page is never what gets measured. */
-  check: (body: unknown) => string | undefined;
-}
-
-interface Scenario {
-  key: 'list' | 'get';
-  name: string;
-  gateway: Target;
-  direct: Target;
-}
-
-function itemsOf(body: unknown, key: string): unknown[] | undefined {
-  const value = (body as Record<string, unknown> | null)?.[key];
-  return Array.isArray(value) ? value : undefined;
-}
-
-function scenarios(gateway: string, v1: string, org: string, group: string): Scenario[] {
-  const q = encodeURIComponent;
-  return [
-    {
-      key: 'list',
-      name: 'List groups',
-      gateway: {
-        url: `${gateway}/iam/v2beta1/groups?uidp.children_of=${q(org)}&page_size=50`,
-        check: (body) => {
-          const page = itemsOf(body, 'groups');
-          if (page?.length !== 50) return `expected a page of 50 groups, got ${page?.length}`;
-          if (!(body as { nextPageToken?: string }).nextPageToken) return 'expected a nextPageToken';
-          return undefined;
-        },
-      },
-      direct: {
-        url: `${v1}/iam/v1/groups?uidp.childrenOf=${q(org)}`,
-        check: (body) => {
-          const items = itemsOf(body, 'items');
-          return items?.length === groups ? undefined : `expected all ${groups} groups, got ${items?.length}`;
-        },
-      },
-    },
-    {
-      key: 'get',
-      name: 'Get group',
-      gateway: {
-        // A UIDP's slash is a path separator here, as in the v2 HTTP mapping `{uid=**}`.
-        url: `${gateway}/iam/v2beta1/groups/${group}`,
-        check: (body) => ((body as { uid?: string }).uid === group ? undefined : `expected group ${group}, got ${JSON.stringify(body).slice(0, 200)}`),
-      },
-      direct: {
-        url: `${v1}/iam/v1/groups?id=${q(group)}`,
-        check: (body) => {
-          const items = itemsOf(body, 'items') as { id?: string }[] | undefined;
-          return items?.length === 1 && items[0]!.id === group ? undefined : `expected exactly group ${group}, got ${items?.length} items`;
-        },
-      },
-    },
-  ];
-}
-
-async function probe(label: string, target: Target): Promise<void> {
-  const response = await fetch(target.url, { headers: AUTH, signal: AbortSignal.timeout(10_000) });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${label}: ${target.url} answered ${response.status}: ${text.slice(0, 300)}`);
-  const problem = target.check(JSON.parse(text));
-  if (problem) throw new Error(`${label}: ${target.url}: ${problem}`);
-}
-
-// ---- report ----------------------------------------------------------------
-
-interface ScenarioResult {
-  scenario: string;
-  direct: Measurement & { url: string };
-  gateway: Measurement & { url: string };
-  ratio: { reqPerSec: number; p50: number; p99: number; serverCpuPerReq: number };
-}
-
-function fmt(value: number, digits: number): string {
-  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
-}
-
-/** Server-side CPU per request: v1's, plus the gateway's when the gateway is in the path. */
-function serverCpu(m: Measurement, viaGateway: boolean): number {
-  if (!m.cpu) return Number.NaN;
-  return m.cpu.v1UsPerReq + (viaGateway ? m.cpu.gatewayUsPerReq : 0);
-}
-
-function table(results: ScenarioResult[]): string {
-  const rows: string[][] = [['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'KiB/resp', 'v1 CPU µs/req', 'gw CPU µs/req', 'server CPU µs/req']];
-  for (const r of results) {
-    for (const target of ['direct', 'gateway'] as const) {
-      const m = r[target];
-      const viaGateway = target === 'gateway';
-      rows.push([
-        r.scenario,
-        viaGateway ? 'gateway' : 'direct v1',
-        fmt(m.reqPerSec, 0),
-        fmt(m.p50Ms, 2),
-        fmt(m.p99Ms, 2),
-        fmt(m.bytesPerResponse / 1024, 1),
-        fmt(m.cpu?.v1UsPerReq ?? Number.NaN, 0),
-        viaGateway ? fmt(m.cpu?.gatewayUsPerReq ?? Number.NaN, 0) : '-',
-        fmt(serverCpu(m, viaGateway), 0),
+    const floor = await startFloor('floor', emulator.url, server);
+    started.push(floor);
+    const gateway = await startGateway('gateway', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, launch: server });
+    started.push(gateway);
+    const grpcGateway = withGrpc ? await startGateway('gateway-grpc', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, launch: server }) : undefined;
+    if (grpcGateway) started.push(grpcGateway);
+    const scenario = scenarioFor(key, emulator.org, emulator.group);
+    await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
+    await probeUrl('direct v1', `${emulator.url}${scenario.v1.path}`, scenario.v1.check);
+    await probeRest('gateway REST', gateway.url, scenario);
+    if (grpcGateway) await probeGrpc('gateway gRPC', grpcGateway.url, scenario, grpcSettings(1));
+    const closers: Array<() => void> = [];
+    const targets = (connections: number): Target[] => {
+      const list: Target[] = [
+        urlTarget('floor', 'floor', `${floor.url}${scenario.v1.path}`, connections, restLoader),
+        urlTarget('direct v1', 'v1', `${emulator.url}${scenario.v1.path}`, connections, restLoader),
+        restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
+      ];
+      if (grpcGateway) {
+        const grpc = grpcTarget('gateway gRPC', 'gateway-grpc', grpcGateway.url, scenario, grpcSettings(connections));
+        closers.push(grpc.close);
+        list.push(grpc);
+      }
+      return list;
+    };
+    const processes: Record<string, Server> = { floor, gateway, ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}) };
+    const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}`;
+    try {
+      return await loadAgainst(name, processes, emulator.child.pid, [
+        { name: `c=${settings.connections}`, connections: settings.connections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.connections) },
+        // Warm already from the c=50 load: no second warm-up.
+        ...(withC1 ? [{ name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: 0, targets: targets(1) }] : []),
       ]);
+    } finally {
+      closers.forEach((close) => close());
     }
-    rows.push([r.scenario, 'gateway/direct', `${fmt(r.ratio.reqPerSec, 2)}x`, `${fmt(r.ratio.p50, 2)}x`, `${fmt(r.ratio.p99, 2)}x`, '', '', '', `${fmt(r.ratio.serverCpuPerReq, 2)}x`]);
+  } finally {
+    await stopAll(started);
+    await emulator.child.stop();
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
+}
+
+interface WalkResult {
+  groups: number;
+  cached: Walked;
+  uncached: Walked;
+}
+
+async function walkPart(): Promise<WalkResult> {
+  const emulator = await startEmulator(settings.walkGroups, { launch: support });
+  const cached = await startGateway('gateway-walk-cache', emulator.url, { flags: [...gatewayFlags, '--debug-headers'], nodeArgs: gatewayNodeArgs, launch: server });
+  const uncached = await startGateway('gateway-no-walk-cache', emulator.url, { flags: [...gatewayFlags, '--debug-headers', '--walk-cache-ms', '0'], nodeArgs: gatewayNodeArgs, launch: server });
+  try {
+    process.stderr.write(`bench: walk of ${settings.walkGroups} groups: warm-up\n`);
+    await walk(cached.url, emulator.org, 50);
+    await walk(uncached.url, emulator.org, 50, 3);
+    process.stderr.write('bench: walk: measuring\n');
+    return {
+      groups: settings.walkGroups,
+      cached: await walk(cached.url, emulator.org, 50),
+      // Every page without the cache costs the same full v1 list: a sample of them gives the mean later page.
+      uncached: await walk(uncached.url, emulator.org, 50, settings.walkUncachedPages),
+    };
+  } finally {
+    await stopAll([cached, uncached]);
+    await emulator.child.stop();
+  }
+}
+
+/** The native gateway (SQLite) under each load, a fresh process per load so each peak is that load's. */
+async function nativePart(): Promise<Record<ScenarioKey, Measured>> {
+  const dir = mkdtempSync(join(tmpdir(), 'v2gw-bench-native-'));
+  const remove = onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  try {
+    process.stderr.write(`bench: native: seeding ${settings.nativeGroups} groups\n`);
+    const { org, group } = await seedNative(dir, settings.nativeGroups);
+    const out: Partial<Record<ScenarioKey, Measured>> = {};
+    for (const key of ['get', 'list'] as const) {
+      const gateway = await startGateway('gateway-native', undefined, { flags: [...gatewayFlags, '--mode', 'native', '--data-dir', dir, '--page-token-key', TOKEN_KEY], nodeArgs: gatewayNodeArgs, launch: server });
+      try {
+        const scenario: Scenario = scenarioFor(key, org, group);
+        await probeRest('native gateway', gateway.url, scenario);
+        out[key] = await loadAgainst(`native ${scenario.name}`, { 'gateway-native': gateway }, undefined, [
+          { name: `c=${settings.connections}`, connections: settings.connections, duration: settings.duration, warmup: settings.warmup, targets: [restTarget('native REST', 'gateway-native', gateway.url, scenario, settings.connections, restLoader)] },
+        ]);
+      } finally {
+        await gateway.child.stop();
+      }
+    }
+    return out as Record<ScenarioKey, Measured>;
+  } finally {
+    remove();
+  }
+}
+
+// ---- the table ---------------------------------------------------------------
+
+interface Results {
+  get?: Measured;
+  list?: Measured;
+  listOmit?: Measured;
+  walk?: WalkResult;
+  native?: Record<ScenarioKey, Measured>;
+}
+
+function goals(r: Results): Goal[] {
+  const c = `c=${settings.connections}`;
+  const out: Goal[] = [];
+  const cpu = (m: Measured, target: string, processLabel: string) => m.load[target]?.cpuUsPerReq[processLabel] ?? Number.NaN;
+  if (r.get) {
+    const g = r.get.load;
+    const floor = g[`${c} floor`]!;
+    for (const [label, proc] of [['gateway REST', 'gateway'], ['gateway gRPC', 'gateway-grpc']] as const) {
+      const m = g[`${c} ${label}`];
+      if (!m) continue;
+      out.push(atLeastTimes(`Get ${c}, ${label}: req/s`, m.reqPerSec, floor.reqPerSec, 0.75, units.reqPerSec, 'floor'));
+      out.push(reported(`Get ${c}, ${label}: CPU per request`, units.us(m.cpuUsPerReq[proc]!), `floor ${units.us(floor.cpuUsPerReq.floor!)}`, units.times(m.cpuUsPerReq[proc]! / floor.cpuUsPerReq.floor!)));
+    }
+    const direct = g[`${c} direct v1`]!;
+    out.push(reported(`Get ${c}, direct v1: req/s (CPU per request)`, `${units.reqPerSec(direct.reqPerSec)} (${units.us(direct.cpuUsPerReq.v1!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(direct.reqPerSec / floor.reqPerSec)));
+    const floor1 = g['c=1 floor'];
+    for (const label of ['gateway REST', 'gateway gRPC']) {
+      const m = g[`c=1 ${label}`];
+      if (!m || !floor1) continue;
+      out.push(atMost(`Get c=1, ${label}: p50 added over the floor`, (m.p50Ms - floor1.p50Ms) * 1000, 100, units.us, `floor p50 ${units.us(floor1.p50Ms * 1000)}`));
+    }
+  }
+  for (const [m, what] of [[r.list, 'v1 sends times'], [r.listOmit, 'v1 omits times']] as const) {
+    if (!m) continue;
+    const floorCpu = cpu(m, `${c} floor`, 'floor');
+    for (const [label, proc] of [['gateway REST', 'gateway'], ['gateway gRPC', 'gateway-grpc']] as const) {
+      if (!m.load[`${c} ${label}`]) continue;
+      out.push(atMostTimes(`List page of 50 of ${settings.groups} (${what}), ${label}: CPU per page`, cpu(m, `${c} ${label}`, proc), floorCpu, 2, units.us, 'floor forwarding the whole list'));
+    }
+    const rest = m.load[`${c} gateway REST`]!;
+    const direct = m.load[`${c} direct v1`]!;
+    out.push(reported(`List (${what}), gateway REST: req/s`, units.reqPerSec(rest.reqPerSec), `direct v1 ${units.reqPerSec(direct.reqPerSec)}`, units.times(rest.reqPerSec / direct.reqPerSec)));
+  }
+  if (r.walk) {
+    const { cached, uncached, groups } = r.walk;
+    out.push(atMost(`Walk of ${groups} groups, page_size 50: full v1 fetches`, cached.fullFetches, 2, units.count, `${cached.pages} pages, ${cached.v1Calls} v1 calls, ${cached.seconds.toFixed(2)} s`));
+    const speedUp = uncached.laterMs / cached.laterMs;
+    out.push({
+      figure: 'Walk: later pages, speed-up over --walk-cache-ms 0',
+      value: `${cached.laterMs.toFixed(1)} ms/page`,
+      anchor: `no walk cache ${uncached.laterMs.toFixed(1)} ms/page`,
+      ratio: units.times(speedUp),
+      target: '≥ 10x',
+      met: Number.isFinite(speedUp) ? speedUp >= 10 : undefined,
+    });
+  }
+  const floorIdle = r.get?.idle.floor ?? r.list?.idle.floor;
+  const idleOf = (m: Measured | undefined, label: string) => m?.idle[label]?.rssBytes;
+  const idleTranslate = idleOf(r.get, 'gateway') ?? idleOf(r.list, 'gateway');
+  const anchorIdle = floorIdle ? `floor ${units.mib(floorIdle.rssBytes)}` : '';
+  if (idleTranslate !== undefined) out.push(atMost('RSS idle, translate mode', idleTranslate, 100 * 1024 * 1024, units.mib, anchorIdle));
+  const idleNative = idleOf(r.native?.get, 'gateway-native');
+  if (idleNative !== undefined) out.push(atMost('RSS idle, native mode (SQLite)', idleNative, 100 * 1024 * 1024, units.mib, anchorIdle));
+  for (const [m, native, what] of [[r.get, r.native?.get, 'Get'], [r.list, r.native?.list, 'List']] as const) {
+    const floorPeak = m?.after.floor?.peakBytes;
+    if (floorPeak === undefined) continue;
+    if (m?.after.gateway) out.push(peakAtMostFloor(`RSS peak, ${what} ${c}, translate REST`, m.after.gateway.peakBytes, floorPeak));
+    if (m?.after['gateway-grpc']) out.push(peakAtMostFloor(`RSS peak, ${what} ${c}, translate gRPC`, m.after['gateway-grpc'].peakBytes, floorPeak));
+    if (native) out.push(peakAtMostFloor(`RSS peak, ${what} ${c}, native (SQLite) REST`, native.after['gateway-native']!.peakBytes, floorPeak));
+  }
+  return out;
+}
+
+function failuresOf(r: Results): Record<string, number> {
+  const all: Record<string, number> = {};
+  const add = (part: string, m: Measured | undefined) => {
+    if (!m) return;
+    for (const [target, s] of Object.entries(m.load)) for (const [kind, n] of Object.entries(s.failures)) all[`${part} ${target}: ${kind}`] = n;
+    for (const [kind, n] of Object.entries(m.warmupFailures)) all[`${part} ${kind}`] = n;
+  };
+  add('get', r.get);
+  add('list', r.list);
+  add('list-omit', r.listOmit);
+  add('native get', r.native?.get);
+  add('native list', r.native?.list);
+  return all;
+}
+
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'mappings'], { encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return 'unknown';
+  }
 }
 
 // ---- main ------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const machine = {
-    cpus: availableParallelism(),
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-  };
+  const machine = { cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   process.stderr.write(
-    `bench: ${machine.cpus} CPUs (${machine.cpuModel}), node ${machine.node}; ${duration}s measured + ${warmup}s warm-up per target, ${connections} connections, ${groups} groups\n`,
+    `bench: ${machine.cpus} CPUs (${machine.cpuModel}), node ${machine.node}, load generator ${loadgen}; ` +
+      (pin.active ? `servers under test pinned to core ${pin.cores.server}, the rest to ${pin.cores.support}\n` : 'nothing pinned (no taskset, or one core)\n'),
   );
+  const results: Results = {};
+  if (parts.has('get')) results.get = await translatePart('get', false, true, true);
+  if (parts.has('list')) results.list = await translatePart('list', false, true, false);
+  if (parts.has('list-omit')) results.listOmit = await translatePart('list', true, false, false);
+  if (parts.has('walk')) results.walk = await walkPart();
+  if (parts.has('native')) results.native = await nativePart();
 
-  const profile = flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${flags['cpu-prof']}`] : [];
-  const results: ScenarioResult[] = [];
-  let failures = 0;
-  for (const key of flags.scenario === 'all' ? (['list', 'get'] as const) : [flags.scenario as 'list' | 'get']) {
-    // Fresh processes per scenario: measured, the Get figures degrade by a fifth
-    // and the gateway's p99 doubles when Get follows List in the same gateway
-    // (its heap, sized up by List's large bodies, costs longer GC pauses).
-    const emulator = await startChild<{ url: string; orgId: string; groupId: string }>('emulator', 'emulator-process.ts', ['--groups', String(groups), ...(flags['v1-omits-times'] ? ['--omit-group-timestamps'] : [])]);
-    const v1 = requireLoopback('emulator', emulator.url);
-    const gatewayChild = await startChild<{ url: string }>('gateway', 'gateway-process.ts', ['--v1-url', v1], profile);
-    const gateway = requireLoopback('gateway', gatewayChild.url);
-    const pids = { v1: emulator.pid, gateway: gatewayChild.pid };
-    process.stderr.write(`bench: v1 emulator ${v1} (org ${emulator.orgId}), gateway ${gateway}\n`);
-
-    const scenario = scenarios(gateway, v1, emulator.orgId, emulator.groupId).find((s) => s.key === key)!;
-    await probe(`${scenario.name} (direct)`, scenario.direct);
-    await probe(`${scenario.name} (gateway)`, scenario.gateway);
-    const measured: Partial<Record<'direct' | 'gateway', Measurement & { url: string }>> = {};
-    for (const target of ['direct', 'gateway'] as const) {
-      const { url } = scenario[target];
-      if (warmup > 0) {
-        process.stderr.write(`bench: ${scenario.name} / ${target}: warm-up ${warmup}s\n`);
-        const w = await load(url, warmup);
-        failures += w.non200 + w.errors;
-      }
-      process.stderr.write(`bench: ${scenario.name} / ${target}: measuring ${duration}s\n`);
-      const before = snapshot(pids);
-      const m = await load(url, duration);
-      m.cpu = cpuUse(before, snapshot(pids), m.requests);
-      if (m.non200 + m.errors > 0) {
-        process.stderr.write(`bench: ${scenario.name} / ${target}: ${m.non200} non-200 responses, ${m.errors} errors (${m.timeouts} timeouts); status codes ${JSON.stringify(m.statusCodes)}\n`);
-      }
-      failures += m.non200 + m.errors;
-      measured[target] = { url, ...m };
-    }
-    await stopChildren();
-    const direct = measured.direct!;
-    const gw = measured.gateway!;
-    results.push({
-      scenario: scenario.name,
-      direct,
-      gateway: gw,
-      ratio: {
-        reqPerSec: gw.reqPerSec / direct.reqPerSec,
-        p50: gw.p50Ms / direct.p50Ms,
-        p99: gw.p99Ms / direct.p99Ms,
-        serverCpuPerReq: serverCpu(gw, true) / serverCpu(direct, false),
-      },
-    });
-  }
-
-  process.stdout.write(`\n${table(results)}\n\n`);
+  const table = goals(results);
+  const failures = failuresOf(results);
+  const sha = commit();
+  process.stdout.write(`\n${goalsTable(table)}\n\n`);
   process.stdout.write(
-    'req/s ratio < 1: the gateway serves fewer requests per second than v1 alone; latency ratio > 1: it is slower;\n' +
-      'server CPU ratio: CPU spent by v1 and the gateway together per request, over v1 alone (independent of core contention).\n',
+    `Commit ${sha}; ${machine.cpus} × ${machine.cpuModel}; Node ${machine.node}; load generator ${loadgen}` +
+      `${pin.active ? `; servers under test on core ${pin.cores.server}, load generator and emulator on ${pin.cores.support}` : '; not pinned'}; ` +
+      `${settings.rounds} rounds × ${settings.duration} s per target after ${settings.warmup} s warm-up; gateway log level ${flags['log-level']}` +
+      `${gatewayNodeArgs.length ? `; gateway node flags ${gatewayNodeArgs.join(' ')}` : ''}.\n`,
   );
-  for (const r of results) {
-    const c = r.gateway.cpu?.cores;
-    if (c) process.stdout.write(`${r.scenario} via gateway kept busy: load generator ${fmt(c.loadgen, 2)}, gateway ${fmt(c.gateway, 2)}, v1 ${fmt(c.v1, 2)} cores (of ${availableParallelism()}).\n`);
-  }
   if (flags.json) {
-    const report = { date: new Date().toISOString(), machine, options: { duration, warmup, connections, groups }, results, failures };
-    writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(flags.json, `${JSON.stringify({ date: new Date().toISOString(), commit: sha, machine, loadgen, pinning: pin.active ? pin.cores : null, settings, flags, results, goals: table, failures }, null, 2)}\n`);
     process.stderr.write(`bench: wrote ${flags.json}\n`);
   }
-  if (failures > 0) {
-    process.stderr.write(`bench: FAILED: ${failures} responses were not 200 or did not arrive\n`);
+  if (failureCount(failures) > 0) {
+    process.stderr.write(`bench: FAILED: answers that were not OK: ${JSON.stringify(failures)}\n`);
     return 1;
   }
   return 0;
 }
-
-// Bounded: every phase has its own length, and the whole run a hard ceiling.
-const ceilingMs = 2 * 2 * (duration + warmup) * 1000 * 2 + 120_000;
-const ceiling = setTimeout(() => {
-  process.stderr.write(`bench: still running after ${Math.round(ceilingMs / 1000)}s, giving up\n`);
-  killChildren('SIGKILL');
-  process.exit(1);
-}, ceilingMs);
-ceiling.unref();
 
 let code = 1;
 try {
   code = await main();
 } catch (error) {
   process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
-} finally {
-  await stopChildren();
 }
 process.exit(code);

@@ -13,8 +13,8 @@ import { probeRest, restTarget } from './targets.ts';
 
 export async function beforeAfter(key: ScenarioKey, settings: RunSettings, before: { path: string; label: string }): Promise<ComparisonResult> {
   const emulator = await startEmulator(settings.groups);
-  const old = await startGateway('gateway-before', emulator.url, before.path, settings.gatewayNodeArgs);
-  const now = await startGateway('gateway-new', emulator.url, undefined, settings.gatewayNodeArgs);
+  const old = await startGateway('gateway-before', emulator.url, { root: before.path, nodeArgs: settings.gatewayNodeArgs });
+  const now = await startGateway('gateway-new', emulator.url, { nodeArgs: settings.gatewayNodeArgs });
   try {
     process.stderr.write(`bench: v1 emulator ${emulator.url} (org ${emulator.org}), gateway before ${old.url} (${before.path}), gateway new ${now.url}\n`);
     const scenario = scenarioFor(key, emulator.org, emulator.group);

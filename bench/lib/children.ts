@@ -18,6 +18,10 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
+/** How a command is started: as it is, or wrapped (`taskset -c 1 …`, which execs it, so the pid is the same). */
+export type Launch = (command: string, args: string[]) => [string, string[]];
+const direct: Launch = (command, args) => [command, args];
+
 function alive(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
@@ -27,10 +31,11 @@ export function startChild<T extends { url: string }>(
   name: string,
   script: string,
   args: string[],
-  options: { nodeArgs?: string[]; cwd?: string; timeoutMs?: number } = {},
+  options: { nodeArgs?: string[]; cwd?: string; timeoutMs?: number; launch?: Launch } = {},
 ): Promise<Child<T>> {
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd });
+  const [command, argv] = (options.launch ?? direct)(process.execPath, [...(options.nodeArgs ?? []), script, ...args]);
+  const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd });
   // Registered per child, after anything it runs from (a worktree), so it is killed before that goes.
   const kill = onCleanup(() => {
     if (alive(child)) child.kill('SIGKILL');

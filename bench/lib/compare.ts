@@ -1,7 +1,7 @@
 /**
  * Two targets measured against each other in one run. The machine drifts (a
  * VM's speed moves by tens of percent over minutes), so the targets alternate
- * in rounds, A B then B A (ABBA), each measured for the full duration: a
+ * in rounds, A B then B A (ABBA; with more targets A B C then C B A), each measured for the full duration: a
  * steady drift then weighs on both alike. Each target is warmed up once before
  * the first round (JIT, connection pools, caches), and its rounds are pooled
  * into one figure (bench/lib/stats.ts).
@@ -35,20 +35,27 @@ export interface Compared {
 }
 
 export async function compare(a: Target, b: Target, options: CompareOptions): Promise<Compared> {
+  const { summaries, warmupFailures } = await compareAll([a, b], options);
+  return { a: summaries[0]!, b: summaries[1]!, warmupFailures };
+}
+
+/**
+ * Any number of targets in one run: each warmed up once, then measured in `rounds` rounds whose
+ * order alternates (A B C, C B A, ...), so a drift of the machine's speed weighs on all alike.
+ * One summary per target, in the order given.
+ */
+export async function compareAll(targets: readonly Target[], options: CompareOptions): Promise<{ summaries: Summary[]; warmupFailures: Record<string, number> }> {
   const warmupFailures: Record<string, number> = {};
   if (options.warmup > 0) {
-    for (const target of [a, b]) {
+    for (const target of targets) {
       process.stderr.write(`bench: ${options.name} / ${target.label}: warm-up ${options.warmup}s\n`);
       const run = await target.load(options.warmup);
       for (const [kind, n] of Object.entries(run.failures)) warmupFailures[`${target.label} warm-up: ${kind}`] = n;
     }
   }
-  const runs = new Map<Target, MeasuredRun[]>([
-    [a, []],
-    [b, []],
-  ]);
+  const runs = new Map<Target, MeasuredRun[]>(targets.map((t) => [t, []]));
   for (let round = 0; round < options.rounds; round++) {
-    for (const target of round % 2 === 0 ? [a, b] : [b, a]) {
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
       process.stderr.write(`bench: ${options.name} / ${target.label}: round ${round + 1}/${options.rounds}, measuring ${options.duration}s\n`);
       const before = snapshot(options.pids);
       const run = await target.load(options.duration);
@@ -57,5 +64,5 @@ export async function compare(a: Target, b: Target, options: CompareOptions): Pr
       runs.get(target)!.push(measured);
     }
   }
-  return { a: summarize(runs.get(a)!), b: summarize(runs.get(b)!), warmupFailures };
+  return { summaries: targets.map((t) => summarize(runs.get(t)!)), warmupFailures };
 }

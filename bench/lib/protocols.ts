@@ -30,7 +30,7 @@ export interface ComparisonResult extends Compared {
 
 export async function protocols(key: ScenarioKey, settings: RunSettings): Promise<ComparisonResult> {
   const emulator = await startEmulator(settings.groups);
-  const gateway = await startGateway('gateway', emulator.url, undefined, settings.gatewayNodeArgs);
+  const gateway = await startGateway('gateway', emulator.url, { nodeArgs: settings.gatewayNodeArgs });
   try {
     process.stderr.write(`bench: v1 emulator ${emulator.url} (org ${emulator.org}), gateway ${gateway.url}\n`);
     const scenario = scenarioFor(key, emulator.org, emulator.group);

@@ -19,6 +19,15 @@ export interface Scenario {
   grpc: { method: DescMethodUnary; request: ReturnType<typeof create> };
   /** Checks one answer, as JSON (REST's body, or the gRPC response in protojson); a problem, or undefined. */
   check(body: JsonObject): string | undefined;
+  /**
+   * The same question asked of v1 directly (or through the raw floor): v1 has no Get, so a list by id;
+   * and it cannot page, so the whole list. With the check of its answer.
+   */
+  v1: { path: string; check(body: JsonObject): string | undefined };
+}
+
+function v1Items(body: JsonObject): JsonObject[] | undefined {
+  return Array.isArray(body.items) ? (body.items as JsonObject[]) : undefined;
 }
 
 const GROUPS_SERVICE = 'chainguard.platform.iam.v2beta1.GroupsService';
@@ -40,6 +49,10 @@ export function scenario(key: ScenarioKey, org: string, group: string): Scenario
       restPath: `/iam/v2beta1/groups/${group}`,
       grpc: { method, request: create(method.input, { uid: group }) },
       check: (body) => (body.uid === group ? undefined : `expected group ${group}, got ${JSON.stringify(body).slice(0, 200)}`),
+      v1: {
+        path: `/iam/v1/groups?id=${encodeURIComponent(group)}`,
+        check: (body) => (v1Items(body)?.length === 1 && v1Items(body)![0]!.id === group ? undefined : `expected exactly group ${group}, got ${JSON.stringify(body).slice(0, 200)}`),
+      },
     };
   }
   const method = groupsMethod('ListGroups');
@@ -52,6 +65,11 @@ export function scenario(key: ScenarioKey, org: string, group: string): Scenario
       const page = body.groups;
       if (!Array.isArray(page) || page.length !== 50) return `expected a page of 50 groups, got ${Array.isArray(page) ? page.length : JSON.stringify(body).slice(0, 200)}`;
       return body.nextPageToken ? undefined : 'expected a nextPageToken';
+    },
+    v1: {
+      path: `/iam/v1/groups?uidp.childrenOf=${encodeURIComponent(org)}`,
+      // The whole list: at least more than a page, or the comparison is not the one meant.
+      check: (body) => ((v1Items(body)?.length ?? 0) > 50 ? undefined : `expected the whole list, got ${JSON.stringify(body).slice(0, 200)}`),
     },
   };
 }

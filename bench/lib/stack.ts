@@ -1,11 +1,13 @@
 /**
- * The servers of one scenario: the v1 emulator (one org, `groups` child
- * groups) and a gateway on it, each its own process on a loopback port, started
- * afresh per scenario so one scenario's heap cannot tax the next (bench/README.md).
+ * The servers of one scenario, each its own process on a loopback port: the
+ * v1 emulator (one org, `groups` child groups), gateways on it (or on their own
+ * store, in native mode), and the raw pass-through floor (bench/floor-process.ts).
+ * Started afresh per scenario so one scenario's heap cannot tax the next
+ * (bench/README.md), and so a process's peak RSS is that scenario's.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requireLoopback, startChild, type Child } from './children.ts';
+import { requireLoopback, startChild, type Child, type Launch } from './children.ts';
 
 const BENCH = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -16,16 +18,46 @@ export interface Emulator {
   group: string;
 }
 
-export async function startEmulator(groups: number): Promise<Emulator> {
-  const child = await startChild<{ url: string; orgId: string; groupId: string }>('emulator', join(BENCH, 'emulator-process.ts'), ['--groups', String(groups)]);
+export interface EmulatorOptions {
+  /** Groups without createdAt/updatedAt, as the public v1 sends them. */
+  omitTimes?: boolean;
+  launch?: Launch;
+}
+
+export async function startEmulator(groups: number, options: EmulatorOptions = {}): Promise<Emulator> {
+  const args = ['--groups', String(groups), ...(options.omitTimes ? ['--omit-group-timestamps'] : [])];
+  const child = await startChild<{ url: string; orgId: string; groupId: string }>('emulator', join(BENCH, 'emulator-process.ts'), args, options.launch ? { launch: options.launch } : {});
   return { child, url: requireLoopback('emulator', child.ready.url), org: child.ready.orgId, group: child.ready.groupId };
 }
 
-/**
- * A gateway on `v1Url`, run from `root`'s bench/gateway-process.ts: this checkout by default, or
- * another one (a worktree of an older commit), in which case its own code and configuration serve.
- */
-export async function startGateway(name: string, v1Url: string, root = dirname(BENCH), nodeArgs: string[] = [], flags: string[] = []): Promise<{ child: Child<{ url: string }>; url: string }> {
-  const child = await startChild<{ url: string }>(name, join(root, 'bench', 'gateway-process.ts'), ['--v1-url', v1Url, ...flags], { cwd: root, nodeArgs });
+export interface Server {
+  child: Child<{ url: string }>;
+  url: string;
+}
+
+export interface GatewayOptions {
+  /** Checkout to run from: this one by default, or another (a worktree of an older commit), whose own code serves. */
+  root?: string;
+  nodeArgs?: string[];
+  /** More src/config.ts flags (`--mode native --data-dir …`, `--walk-cache-ms 0`, …). */
+  flags?: string[];
+  launch?: Launch;
+}
+
+/** A gateway on `v1Url` (translate mode), or with no v1 (`v1Url` undefined: pass `--mode native` in `flags`). */
+export async function startGateway(name: string, v1Url: string | undefined, options: GatewayOptions = {}): Promise<Server> {
+  const root = options.root ?? dirname(BENCH);
+  const args = [...(v1Url ? ['--v1-url', v1Url] : []), ...(options.flags ?? [])];
+  const child = await startChild<{ url: string }>(name, join(root, 'bench', 'gateway-process.ts'), args, {
+    cwd: root,
+    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.launch ? { launch: options.launch } : {}),
+  });
+  return { child, url: requireLoopback(name, child.ready.url) };
+}
+
+/** The raw pass-through floor on `v1Url`. */
+export async function startFloor(name: string, v1Url: string, launch?: Launch): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, join(BENCH, 'floor-process.ts'), ['--v1-url', v1Url], launch ? { launch } : {});
   return { child, url: requireLoopback(name, child.ready.url) };
 }

@@ -14,8 +14,10 @@ export interface LoadRun {
   requests: number;
   /** From the first request sent to the last answer counted. */
   seconds: number;
-  /** Per-answer latency, float ms. */
+  /** Per-answer latency, float ms (empty when the load generator gives percentiles only). */
   samples: number[];
+  /** Latency percentiles from the load generator's own histogram (wrk), when it gives no samples. */
+  percentiles?: { p50Ms: number; p90Ms: number; p99Ms: number };
   /** What was not an OK answer, by kind (`HTTP 503`, `gRPC UNAVAILABLE`, `socket error`), with counts. */
   failures: Record<string, number>;
   /** Mean answer size in bytes, where the load generator reports it. */
@@ -62,6 +64,9 @@ export function summarize(runs: MeasuredRun[]): Summary {
   const requests = runs.reduce((a, r) => a + r.requests, 0);
   const seconds = runs.reduce((a, r) => a + r.seconds, 0);
   const sorted = Float64Array.from(runs.flatMap((r) => r.samples)).sort();
+  // Without samples (wrk), a round's percentiles are pooled as their mean weighted by the round's answers.
+  const pooled = (key: 'p50Ms' | 'p90Ms' | 'p99Ms', p: number) =>
+    sorted.length > 0 ? percentile(sorted, p) : runs.reduce((a, r) => a + (r.percentiles?.[key] ?? Number.NaN) * r.requests, 0) / requests;
   const cpuUsPerReq: Record<string, number> = {};
   const cores: Record<string, number> = {};
   const wall = runs.reduce((a, r) => a + r.cpu.wall, 0);
@@ -77,9 +82,9 @@ export function summarize(runs: MeasuredRun[]): Summary {
     requests,
     seconds,
     reqPerSec: requests / seconds,
-    p50Ms: percentile(sorted, 50),
-    p90Ms: percentile(sorted, 90),
-    p99Ms: percentile(sorted, 99),
+    p50Ms: pooled('p50Ms', 50),
+    p90Ms: pooled('p90Ms', 90),
+    p99Ms: pooled('p99Ms', 99),
     cpuUsPerReq,
     cores,
     failures,

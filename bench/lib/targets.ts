@@ -7,23 +7,35 @@ import type { Target } from './compare.ts';
 import { unaryClient, type GrpcClientKind, type UnaryClient } from './grpc-clients.ts';
 import { grpcLoad } from './grpc-load.ts';
 import { restLoad } from './rest-load.ts';
+import type { LoadRun } from './stats.ts';
 import { grpcAsJson, type Scenario } from './scenarios.ts';
 
 export const AUTHORIZATION = 'Bearer bench';
 /** Per-request timeout, both protocols: a stuck request counts as a failure, it does not stall the run. */
 const TIMEOUT_MS = 10_000;
 
-export function restTarget(label: string, server: string, gateway: string, scenario: Scenario, connections: number): Target {
-  const url = `${gateway}${scenario.restPath}`;
-  return { label, server, load: (seconds) => restLoad(url, { authorization: AUTHORIZATION }, connections, seconds) };
+/** Makes one REST load run: autocannon (bench/lib/rest-load.ts) or wrk (bench/lib/wrk-load.ts). */
+export type RestLoader = (url: string, headers: Record<string, string>, connections: number, seconds: number) => Promise<LoadRun>;
+
+export function restTarget(label: string, server: string, gateway: string, scenario: Scenario, connections: number, loader: RestLoader = restLoad): Target {
+  return urlTarget(label, server, `${gateway}${scenario.restPath}`, connections, loader);
+}
+
+/** Any URL loaded over HTTP/1.1: v1 directly, or the raw floor. */
+export function urlTarget(label: string, server: string, url: string, connections: number, loader: RestLoader = restLoad): Target {
+  return { label, server, load: (seconds) => loader(url, { authorization: AUTHORIZATION }, connections, seconds) };
 }
 
 export async function probeRest(label: string, gateway: string, scenario: Scenario): Promise<void> {
-  const url = `${gateway}${scenario.restPath}`;
+  await probeUrl(label, `${gateway}${scenario.restPath}`, scenario.check);
+}
+
+/** Fetches `url` once and checks its answer; throws saying what was wrong. */
+export async function probeUrl(label: string, url: string, check: Scenario['check']): Promise<void> {
   const response = await fetch(url, { headers: { authorization: AUTHORIZATION }, signal: AbortSignal.timeout(TIMEOUT_MS) });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${label}: ${url} answered ${response.status}: ${text.slice(0, 300)}`);
-  const problem = scenario.check(JSON.parse(text));
+  const problem = check(JSON.parse(text));
   if (problem) throw new Error(`${label}: ${url}: ${problem}`);
 }
 

@@ -1,0 +1,51 @@
+/**
+ * Benchmark child: the raw pass-through floor. A node:http server that
+ * forwards each request as it came (method, path and query, headers, body) to
+ * v1 over an undici Pool and streams v1's answer back, and does nothing else:
+ * no routing, no parsing, no logging, no metrics. What any proxy written in
+ * Node must at least spend, so the gateway's figures are read against it
+ * (issue 12). `--v1-url <url>`; prints `{"url"}` once listening on a loopback
+ * port chosen by the OS, then serves until its parent closes stdin or sends
+ * SIGTERM/SIGINT.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { stopWithParent } from './stop-with-parent.ts';
+
+const { values } = parseArgs({ options: { 'v1-url': { type: 'string' } }, strict: true });
+if (!values['v1-url']) throw new Error('--v1-url is required');
+const v1 = new Pool(values['v1-url']);
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection, not to the message forwarded. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host']);
+
+function endToEnd(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+
+const server = createServer(async (request, response) => {
+  try {
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const answer = await v1.request({ method: request.method as 'GET', path: request.url!, headers: endToEnd(request.headers), body: hasBody ? request : null });
+    response.writeHead(answer.statusCode, endToEnd(answer.headers));
+    await pipeline(answer.body, response);
+  } catch {
+    // The benchmark counts any non-200; the floor says no more than that.
+    if (!response.headersSent) response.writeHead(502).end();
+    else response.destroy();
+  }
+});
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as { port: number };
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+});
+
+stopWithParent(async () => {
+  server.close();
+  server.closeAllConnections();
+  await v1.close();
+});

@@ -1,0 +1,35 @@
+/**
+ * A native store seeded for a benchmark: one organisation with `count` child
+ * groups, created through the native backend itself (so each row is what
+ * native mode writes), eight at a time. The store is closed afterwards, for a
+ * gateway process to open.
+ */
+import { MappingRegistry } from '../../src/engine/registry.ts';
+import { NativeBackend } from '../../src/native/native-backend.ts';
+import { requestContext } from '../../src/operation/context.ts';
+import { openStore } from '../../src/store/open.ts';
+import { MAPPINGS } from '../../mappings/index.ts';
+import { AUTHORIZATION } from './targets.ts';
+
+export async function seedNative(location: string, count: number): Promise<{ org: string; group: string }> {
+  const store = await openStore(location);
+  try {
+    const registry = new MappingRegistry(MAPPINGS);
+    const backend = new NativeBackend({ store, registry });
+    await backend.seed();
+    const groups = registry.get('groups');
+    const ctx = requestContext({ authorization: AUTHORIZATION, requestId: 'bench-seed', budgetMs: 3_600_000 });
+    const org = (await backend.create(groups, '', { name: 'bench-org' }, ctx)).uid as string;
+    const uids: string[] = [];
+    for (let i = 0; i < count; i += 8) {
+      const made = await Promise.all(
+        Array.from({ length: Math.min(8, count - i) }, (_, j) => backend.create(groups, org, { name: `group-${String(i + j).padStart(6, '0')}`, description: 'benchmark group' }, ctx)),
+      );
+      uids.push(...made.map((m) => m.uid as string));
+    }
+    // Middle of the collection, so a lookup is not the cheap first entry (as the emulator's).
+    return { org, group: uids[Math.floor(uids.length / 2)]! };
+  } finally {
+    await store.close();
+  }
+}

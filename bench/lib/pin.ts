@@ -1,0 +1,47 @@
+/**
+ * Which core each process of a run may use. The issue's method: the server
+ * under test alone on one core, so its req/s is its own CPU cost and not a
+ * share of a core it fights the load generator for. With taskset and at least
+ * two cores, servers under test (the floor, the gateways) are pinned to the
+ * last core, and everything else (this load generator, wrk, the v1 emulator)
+ * to the others. Without taskset, or on one core, nothing is pinned and the
+ * run says so.
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+export type Role = 'server' | 'support';
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface Pinning {
+  /** False when nothing is pinned (no taskset, or one core). */
+  active: boolean;
+  /** The cores a role may use, as taskset's list (`1`, `0-2`). */
+  cores: Record<Role, string>;
+  /** `command args` prefixed so the process starts pinned to the role's cores. */
+  command(role: Role, command: string, args: string[]): [string, string[]];
+}
+
+export function pinning(enabled: boolean): Pinning {
+  const n = availableParallelism();
+  const active = enabled && n >= 2 && hasTaskset();
+  const cores: Record<Role, string> = { server: String(n - 1), support: n === 2 ? '0' : `0-${n - 2}` };
+  return {
+    active,
+    cores,
+    command: (role, command, args) => (active ? ['taskset', ['-c', cores[role], command, ...args]] : [command, args]),
+  };
+}
+
+/** Moves this process (the load generator) onto the support cores; its later children inherit them. */
+export function pinSelf(pin: Pinning): void {
+  if (pin.active) execFileSync('taskset', ['-p', '-c', pin.cores.support, String(process.pid)], { stdio: 'ignore' });
+}
