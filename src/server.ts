@@ -18,8 +18,6 @@ import { grpcAdapter } from './transport/grpc/adapter.ts';
 import { requestIdOf } from './transport/request-id.ts';
 import { createListener } from './transport/listener.ts';
 import { MappingRegistry } from './engine/registry.ts';
-import { HydrationCache } from './engine/hydration-cache.ts';
-import { V1Backend } from './engine/v1-backend.ts';
 import { answerClientError, installErrorHandling, refuseUnroutedMethods, sendError } from './transport/rest/errors.ts';
 import { cachedCheck, registerHealth } from './transport/rest/health.ts';
 import { registerDocs } from './transport/rest/docs.ts';
@@ -28,15 +26,11 @@ import { v2Routes } from './transport/rest/routes.ts';
 import { createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
-import { WalkCache } from './engine/walk-cache.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
 import { Code } from './rpc-status.ts';
 import { adminServer, metricsRoute, observeHttp } from './observability/http-metrics.ts';
-import { NativeBackend } from './native/native-backend.ts';
-import { v1PassThrough } from './passthrough/plugin.ts';
 import { openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
-import { V1Client } from './v1/client.ts';
 import { MAPPINGS } from '../mappings/index.ts';
 import { UNSERVED } from '../mappings/unserved.ts';
 
@@ -186,7 +180,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     });
   }
   await app.register(v2Routes, { bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
-  if (config.mode === 'translate') await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
+  if (config.mode === 'translate') {
+    const { v1PassThrough } = await import('./passthrough/plugin.ts');
+    await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
+  }
   app.addHook('onClose', async () => {
     shedder.close();
     await admin?.close();
@@ -196,13 +193,25 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   return app;
 }
 
+/**
+ * Each mode's backend is imported only in that mode: what the other needs stays unloaded, memory
+ * included (translate mode's v1 client and caches, and the pass-through's @fastify/reply-from with
+ * its own copy of undici, never load in native mode; the native backend never loads in translate mode).
+ */
 async function serve(config: GatewayConfig, registry: MappingRegistry, store: Store, metrics: GatewayMetrics): Promise<Serving> {
   if (config.mode === 'native') {
+    const { NativeBackend } = await import('./native/native-backend.ts');
     const native = new NativeBackend({ store, registry });
     await native.seed();
     return { backend: native, unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
+  const [{ V1Client }, { HydrationCache }, { WalkCache }, { V1Backend }] = await Promise.all([
+    import('./v1/client.ts'),
+    import('./engine/hydration-cache.ts'),
+    import('./engine/walk-cache.ts'),
+    import('./engine/v1-backend.ts'),
+  ]);
   const v1 = new V1Client({
     baseUrl: config.v1Url,
     timeoutMs: config.v1TimeoutMs,

@@ -52,3 +52,12 @@ export function selfAndAncestors(uidp: string): string[] {
   const segments = uidp.split('/');
   return segments.map((_, i) => segments.slice(0, segments.length - i).join('/'));
 }
+
+/**
+ * A UIDP in a v1 URL path: each segment escaped, the slashes kept (v1 routes capture them with
+ * `{id=**}`). Here, not in the v1 client, so the mappings that build v1 paths do not load the
+ * client (and undici) in native mode.
+ */
+export function uidpPath(uidp: string): string {
+  return uidp.split('/').map(encodeURIComponent).join('/');
+}

@@ -8,7 +8,7 @@
  */
 import { invalidField } from '../../src/aip/errors.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
-import { uidpPath } from '../../src/v1/client.ts';
+import { uidpPath } from '../../src/uidp.ts';
 import { unreadable, v1String } from '../../src/v1/errors.ts';
 import { ACCOUNT_PROVIDER_TYPE, CHECK_STATUS } from '../enums.ts';
 

@@ -14,7 +14,7 @@
 import { notFound } from '../../src/aip/errors.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import { isUidp } from '../../src/uidp.ts';
-import { uidpPath } from '../../src/v1/client.ts';
+import { uidpPath } from '../../src/uidp.ts';
 import { v1Bool, v1Member } from '../../src/v1/errors.ts';
 
 const GROUP = 'iam.chainguard.dev/Group';

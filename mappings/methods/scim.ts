@@ -26,7 +26,7 @@ import { Code } from '../../src/rpc-status.ts';
 import type { DerivedRead } from '../../src/native/spec.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, parentOf } from '../../src/uidp.ts';
-import { uidpPath } from '../../src/v1/client.ts';
+import { uidpPath } from '../../src/uidp.ts';
 import { unreadable, v1String } from '../../src/v1/errors.ts';
 
 export const SCIM_KIND = 'scimCredentials';

@@ -194,11 +194,6 @@ function withQuery(path: string, query: V1Call['query']): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-/** Escapes each segment of a UIDP but keeps its slashes: v1 routes capture them with `{id=**}`. */
-export function uidpPath(uidp: string): string {
-  return uidp.split('/').map(encodeURIComponent).join('/');
-}
-
 /** A connection failure in one line: its code (or name) and message, and the cause it wraps. */
 function describeFailure(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: unknown };

@@ -5,7 +5,6 @@
  * details are kept, with v1 package names moved to v2beta1; its `Retry-After`
  * becomes a RetryInfo on UNAVAILABLE and RESOURCE_EXHAUSTED.
  */
-import { errors as undiciErrors } from 'undici';
 import {
   ApiError,
   deadlineExceeded,
@@ -161,22 +160,38 @@ export function tooLarge(status: number, maxBytes: number): ApiError {
 }
 
 /**
+ * undici's errors are told by their `code`, not by class: this module is loaded in native mode too
+ * (the mappings read v1 rows with it), where undici itself is not, and the codes are the same in
+ * every copy of undici (the pass-through's @fastify/reply-from brings its own).
+ */
+const UNDICI = {
+  socket: 'UND_ERR_SOCKET',
+  retry: 'UND_ERR_REQ_RETRY',
+  headersTimeout: 'UND_ERR_HEADERS_TIMEOUT',
+  bodyTimeout: 'UND_ERR_BODY_TIMEOUT',
+} as const;
+
+function codeOf(error: unknown): unknown {
+  return (error as { code?: unknown } | undefined)?.code;
+}
+
+/**
  * undici's errors and Node's codes that mean v1 was reached but dropped the exchange part-way (a read
  * cut mid-body cannot be retried: the retry interceptor then reports a RequestRetryError).
  */
 function isReset(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return error instanceof undiciErrors.SocketError || error instanceof undiciErrors.RequestRetryError ||
-    code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+  const code = codeOf(error);
+  return code === UNDICI.socket || code === UNDICI.retry || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 export function fromTransportError(error: unknown, timeoutMs: number): ApiError {
   const name = (error as Error | undefined)?.name;
+  const code = codeOf(error);
   const isTimeout =
     name === 'TimeoutError' ||
-    error instanceof undiciErrors.HeadersTimeoutError ||
-    error instanceof undiciErrors.BodyTimeoutError ||
-    (error instanceof undiciErrors.RequestRetryError && /timeout/i.test(String(error.message)));
+    code === UNDICI.headersTimeout ||
+    code === UNDICI.bodyTimeout ||
+    (code === UNDICI.retry && /timeout/i.test(String((error as Error).message)));
   if (isTimeout) return deadlineExceeded(`the v1 backend did not answer within ${timeoutMs} ms`);
   if (isReset(error)) return unavailable('the v1 backend closed the connection before its answer was complete');
   return unavailable('the v1 backend cannot be reached');

@@ -1,0 +1,68 @@
+/**
+ * Each mode loads what it serves with and nothing of the other's: a module
+ * loaded is memory held for the life of the process (its code, and its
+ * source, which V8 keeps), whether or not it is ever used. Asserted on the
+ * modules a real gateway process (src/cli.ts) has loaded once listening.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+const RECORDER = new URL('../support/record-modules.ts', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'v2gw-modules-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The module URLs a gateway started with `args` has loaded by the time it listens. */
+async function modulesLoaded(name: string, args: string[]): Promise<string[]> {
+  const file = join(dir, `${name}.json`);
+  const child = spawn(process.execPath, ['--import', RECORDER, CLI, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', ...args], {
+    env: { ...process.env, V2GW_TEST_MODULES_FILE: file },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const exited = once(child, 'exit');
+  const until = Date.now() + 30_000;
+  while (!out.includes('v2gw listening')) {
+    if (child.exitCode !== null || Date.now() > until) throw new Error(`${name}: the gateway did not start: ${err}${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  try {
+    child.kill('SIGUSR2');
+    while (!existsSync(file)) {
+      if (child.exitCode !== null || Date.now() > until) throw new Error(`${name}: no list of modules written: ${err}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return JSON.parse(readFileSync(file, 'utf8')) as string[];
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+const loads = (modules: string[], part: string) => modules.some((url) => url.includes(part));
+
+describe('modules loaded per mode', () => {
+  it('native mode on SQLite loads no v1 client, no pass-through, no undici, no PostgreSQL driver and no Swagger UI', async () => {
+    const modules = await modulesLoaded('native', ['--mode', 'native']);
+    expect(loads(modules, '/src/native/native-backend.ts')).toBe(true);
+    for (const part of ['/src/v1/client.ts', '/src/engine/v1-backend.ts', '/src/passthrough/', '/node_modules/@fastify/reply-from/', '/node_modules/undici/', '/node_modules/pg/', '/node_modules/swagger-ui-dist/']) {
+      expect(loads(modules, part), part).toBe(false);
+    }
+  });
+
+  it('translate mode loads the v1 client and the pass-through, and no native backend, PostgreSQL driver or Swagger UI', async () => {
+    const modules = await modulesLoaded('translate', ['--v1-url', 'http://127.0.0.1:9']);
+    expect(loads(modules, '/src/v1/client.ts')).toBe(true);
+    expect(loads(modules, '/src/passthrough/plugin.ts')).toBe(true);
+    for (const part of ['/src/native/native-backend.ts', '/node_modules/pg/', '/node_modules/swagger-ui-dist/']) {
+      expect(loads(modules, part), part).toBe(false);
+    }
+  });
+});
