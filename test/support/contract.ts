@@ -3,7 +3,7 @@
  * must parse strictly (no unknown field) as its RPC's response message, and a
  * failure as `google.rpc.Status`. So the whole REST suite is a contract test.
  */
-import { fromJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { fromJson, type DescMessage, type DescMethod, type JsonValue } from '@bufbuild/protobuf';
 import { bindContract, forMode, unservedMethods } from '../../src/contract/bindings.ts';
 import { apiServices, contract, httpRule } from '../../src/contract/registry.ts';
 import type { Mode } from '../../src/engine/custom-method.ts';
@@ -11,24 +11,29 @@ import { MAPPINGS } from '../../mappings/index.ts';
 import { byRank, compileTemplate, type PathTemplate } from '../../src/transport/rest/path-template.ts';
 
 const VERSIONS = ['v2beta1', 'v2'];
-const routes: { verb: string; template: PathTemplate; output: DescMessage }[] = apiServices()
+const routes: { verb: string; template: PathTemplate; method: DescMethod }[] = apiServices()
   .flatMap((service) => service.methods)
   .flatMap((method) => {
     const rule = httpRule(method);
     if (!rule) return [];
-    return [rule, ...rule.additional].map((r) => ({ verb: r.verb.toUpperCase(), template: compileTemplate(r.pattern, VERSIONS), output: method.output }));
+    return [rule, ...rule.additional].map((r) => ({ verb: r.verb.toUpperCase(), template: compileTemplate(r.pattern, VERSIONS), method }));
   })
   .sort((a, b) => byRank(a.template, b.template));
+
+/** The RPC a REST request reaches, by the contract's routes (as the gateway's router ranks them). */
+export function rpcOfRoute(verb: string, path: string): DescMethod | undefined {
+  const clean = path.replace(/\/+$/, '');
+  return routes.find((r) => r.verb === (verb === 'HEAD' ? 'GET' : verb) && r.template.match(clean))?.method;
+}
 
 const V2_PATH = /^\/(iam|registry|vulnerabilities|advisory)\/v2(beta1)?(\/|:|$)/;
 
 /** Throws, naming the route and the parser's complaint, when a v2 answer is not its contract's message. */
 export function checkAnswer(method: string, path: string, status: number, body: unknown): void {
   if (!V2_PATH.test(path) || body === undefined) return;
-  const clean = path.replace(/\/+$/, '');
   let schema: DescMessage | undefined;
   if (status >= 400) schema = contract.getMessage('google.rpc.Status');
-  else schema = routes.find((r) => r.verb === (method === 'HEAD' ? 'GET' : method) && r.template.match(clean))?.output;
+  else schema = rpcOfRoute(method, path)?.output;
   if (!schema) return;
   try {
     fromJson(schema, body as JsonValue, { registry: contract, ignoreUnknownFields: false });

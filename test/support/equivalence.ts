@@ -21,6 +21,7 @@ import { bindContract, forMode } from '../../src/contract/bindings.ts';
 import { apiServices, contract } from '../../src/contract/registry.ts';
 import type { Mode } from '../../src/engine/custom-method.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
+import { rpcOfRoute } from './contract.ts';
 import { describeModes, type ModeName, type ModeStack } from './modes.ts';
 import { TOKEN, type Client, type Reply } from './stack.ts';
 
@@ -128,7 +129,7 @@ export function describeEquivalence(area: keyof typeof AREAS & string, body: (eq
       call,
       async same(name, request, rest, as) {
         const answer = await call(name, request, as);
-        const reply = await rest();
+        const reply = await sameRoute(name, rest());
         expect(reply.status, reply.text).toBe(200);
         expectSameMessage(rpc(name).output, answer, reply.body);
         return answer as never;
@@ -139,7 +140,7 @@ export function describeEquivalence(area: keyof typeof AREAS & string, body: (eq
           (error: unknown) => ConnectError.from(error),
         );
         expect(failure.code, failure.message).toBe(code);
-        const reply = await rest();
+        const reply = await sameRoute(name, rest());
         expect(reply.status).toBeGreaterThanOrEqual(400);
         expectSameError(failure, reply.body);
       },
@@ -157,6 +158,14 @@ export function describeEquivalence(area: keyof typeof AREAS & string, body: (eq
       expect(missing, 'served RPCs no case called over gRPC').toEqual([]);
     });
   });
+}
+
+/** `reply`, once its request is known to be REST's route of the RPC `name`: the same operation, not another one. */
+async function sameRoute(name: string, reply: Promise<Reply>): Promise<Reply> {
+  const { method, path } = (await reply).request;
+  const reached = rpcOfRoute(method, path);
+  expect(reached && nameOf(reached), `the RPC ${method} ${path} reaches`).toBe(name);
+  return reply;
 }
 
 function modeOf(name: ModeName): Mode {

@@ -12,6 +12,8 @@ import { checkAnswer } from './contract.ts';
 export const TOKEN = 'Bearer test-token-0123456789';
 
 export interface Reply<T = any> {
+  /** What was asked: the method and the path, without the query. */
+  request: { method: string; path: string };
   status: number;
   headers: Headers;
   body: T;
@@ -58,7 +60,7 @@ export class Client {
       parsed = undefined;
     }
     if (this.checkContract) checkAnswer(method, url.pathname, response.status, parsed);
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return { request: { method, path: url.pathname }, status: response.status, headers: response.headers, body: parsed as T, text };
   }
 
   get<T = any>(path: string, query?: CallOptions['query'], options: CallOptions = {}) {
