@@ -66,7 +66,8 @@ const { values: flags } = parseArgs({
     loadgen: { type: 'string' },
     'grpc-client': { type: 'string', default: 'grpc-js' },
     'log-level': { type: 'string', default: 'info' },
-    'node-arg': { type: 'string', multiple: true, default: [] },
+    // What the gateway runs with in its image and `npm start` (Dockerfile's NODE_OPTIONS, package.json).
+    'node-arg': { type: 'string', multiple: true, default: ['--max-semi-space-size=4'] },
     'gateway-flag': { type: 'string', multiple: true, default: [] },
     'no-pin': { type: 'boolean', default: false },
     json: { type: 'string' },
@@ -91,7 +92,8 @@ if (flags.help) {
   --loadgen wrk|autocannon  REST load generator (default: wrk when installed)
   --grpc-client grpc-js|connect
   --log-level <level>=info  the gateway's log level (info is its default; lines go to /dev/null)
-  --node-arg <flag>         a Node flag for every gateway process (repeatable; e.g. --max-semi-space-size=4)
+  --node-arg <flag>         the Node flags of every gateway process (repeatable; default --max-semi-space-size=4,
+                            as the image and npm start run it; --node-arg= for none)
   --gateway-flag <flag>     a src/config.ts flag for every gateway process (repeatable)
   --no-pin                  do not pin processes to cores with taskset
   --json <file>             write every figure to this file
@@ -138,7 +140,7 @@ const support = (command: string, args: string[]) => pin.command('support', comm
  * plus what the command line adds.
  */
 const gatewayFlags = ['--log-level', flags['log-level'], '--bench-log', '/dev/null', '--shed-event-loop-delay-ms', '0', ...flags['gateway-flag']];
-const gatewayNodeArgs = flags['node-arg'];
+const gatewayNodeArgs = flags['node-arg'].filter((arg) => arg !== '');
 const TOKEN_KEY = 'bench-page-token-key-0123456789';
 
 // ---- one part: servers, probes, alternating load, memory -------------------

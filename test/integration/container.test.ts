@@ -61,6 +61,26 @@ describe('Dockerfile', () => {
     for (const name of Object.keys(runtimeEnv()).filter((n) => n.startsWith('V2GW_'))) expect(known).toContain(name);
   });
 
+  it('runs Node with the flags of `npm start`, and they cap V8\'s young generation', async () => {
+    const start = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const startFlags = start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+    const nodeOptions = runtimeEnv().NODE_OPTIONS ?? '';
+    expect(nodeOptions.split(/\s+/)).toEqual(startFlags);
+    // Churn far past any default semi-space, then read the young generation's size: capped, it never grows past two semi-spaces.
+    const script = "let k=[];for(let i=0;i<3e6;i++){k.push({i,s:'x'+i});if(k.length>2e4)k=[]}" +
+      "console.log(require('node:v8').getHeapSpaceStatistics().find((s)=>s.space_name==='new_space').space_size)";
+    const sizeWith = async (options: string) => {
+      const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, NODE_OPTIONS: options }, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      await once(child, 'exit');
+      return Number(out.trim());
+    };
+    const semiSpaceMb = Number(/--max-semi-space-size=(\d+)/.exec(nodeOptions)?.[1]);
+    expect(await sizeWith(nodeOptions)).toBeLessThanOrEqual(2 * semiSpaceMb * 2 ** 20);
+    expect(await sizeWith('')).toBeGreaterThan(2 * semiSpaceMb * 2 ** 20);
+  });
+
   it('probes health with the script that follows the gateway settings', () => {
     expect(runtimeStage).toMatch(/HEALTHCHECK[^\n]*\\\n\s*CMD \["node", "src\/healthcheck\.ts"\]/);
   });
