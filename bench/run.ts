@@ -130,6 +130,8 @@ if (!(GRPC_CLIENT_KINDS as readonly string[]).includes(flags['grpc-client'])) {
   process.exit(2);
 }
 const grpcClient = flags['grpc-client'] as GrpcClientKind;
+// Read before this process is pinned: availableParallelism() counts only the cores it may use.
+const CPUS = availableParallelism();
 const pin = pinning(!flags['no-pin']);
 pinSelf(pin);
 const server = (command: string, args: string[]) => pin.command('server', command, args);
@@ -388,7 +390,7 @@ function commit(): string {
 // ---- main ------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const machine = { cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+  const machine = { cpus: CPUS, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   process.stderr.write(
     `bench: ${machine.cpus} CPUs (${machine.cpuModel}), node ${machine.node}, load generator ${loadgen}; ` +
       (pin.active ? `servers under test pinned to core ${pin.cores.server}, the rest to ${pin.cores.support}\n` : 'nothing pinned (no taskset, or one core)\n'),
