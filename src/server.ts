@@ -31,6 +31,7 @@ import { Code } from './rpc-status.ts';
 import { adminServer, metricsRoute, observeHttp } from './observability/http-metrics.ts';
 import { openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
+import { DB_SYSTEM_NAME } from './store/query-log.ts';
 import { MAPPINGS } from '../mappings/index.ts';
 import { UNSERVED } from '../mappings/unserved.ts';
 
@@ -81,6 +82,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const store = options.store ?? (await openStore(storeLocation(config)));
   const closeStore = options.store ? async () => {} : () => store.close();
   const metrics = new GatewayMetrics();
+  const dbSystem = DB_SYSTEM_NAME[store.engine];
+  const stopObservingStore = store.queries.subscribe((query) => metrics.storeQuery(dbSystem, query));
   const shedder = new LoadShedder({ maxEventLoopDelayMs: config.shedEventLoopDelayMs, maxRssBytes: config.shedMaxRssBytes });
   // Every API call, REST or gRPC, asks here first; the refusal is counted once, where it is made.
   const shed = () => {
@@ -92,6 +95,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   try {
     serving = await serve(config, registry, store, metrics);
   } catch (error) {
+    stopObservingStore();
     await closeStore();
     throw error;
   }
@@ -188,6 +192,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     shedder.close();
     await admin?.close();
     await serving.close();
+    stopObservingStore();
     await closeStore();
   });
   return app;

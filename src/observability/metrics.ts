@@ -11,6 +11,10 @@
  *   (go-grpc-middleware's prometheus provider): `grpc_server_started_total`,
  *   `grpc_server_handled_total` and `grpc_server_handling_seconds`, labelled
  *   `grpc_type`, `grpc_service`, `grpc_method`, `grpc_code`;
+ * - store queries, as OpenTelemetry's database conventions name them
+ *   (`db.client.operation.duration` → `db_client_operation_duration_seconds`,
+ *   by `db_system_name`, `db_operation_name`, `db_collection_name`, and
+ *   `error_type` when it failed), with the buckets they advise;
  * - the gateway's own, under `v2gw_`.
  *
  * Labels are bounded: a route template from the contract, never a raw path
@@ -18,9 +22,13 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { codeName, type CodeNumber } from '../rpc-status.ts';
+import type { StoreQuery } from '../store/query-log.ts';
 
 /** OpenTelemetry's advised buckets for HTTP durations, in seconds. */
 const OTEL_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/** OpenTelemetry's advised buckets for database operation durations, in seconds: most are sub-millisecond to a few ms. */
+const OTEL_DB_DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -83,6 +91,14 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly #storeQuery = new Histogram({
+    name: 'db_client_operation_duration_seconds',
+    help: 'Duration of the store\'s queries (native mode\'s resources; in translate mode the times v1 omits), by SQL operation and table.',
+    labelNames: ['db_system_name', 'db_operation_name', 'db_collection_name', 'error_type'] as const,
+    buckets: OTEL_DB_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
   readonly #refused = new Counter({
     name: 'v2gw_requests_refused_total',
     help: 'v2 requests refused for a limit rather than for what they asked: RESOURCE_EXHAUSTED (fan-out, size) and UNAVAILABLE (shed, backend down), by code.',
@@ -131,6 +147,12 @@ export class GatewayMetrics {
   cacheLookup(cache: 'hydration' | 'kept_times' | 'walk', hits: number, misses: number): void {
     if (hits) this.#cache.inc({ cache, result: 'hit' }, hits);
     if (misses) this.#cache.inc({ cache, result: 'miss' }, misses);
+  }
+
+  /** `system` is OpenTelemetry's name for the engine: `sqlite` or `postgresql`. */
+  storeQuery(system: string, query: StoreQuery): void {
+    const labels = { db_system_name: system, db_operation_name: query.operation, db_collection_name: query.table ?? '' };
+    this.#storeQuery.observe(query.error ? { ...labels, error_type: query.error } : labels, query.durationMs / 1000);
   }
 
   /** Counts a v2 answer refused for a limit (by its code); other codes are not refusals. */

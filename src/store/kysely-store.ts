@@ -17,6 +17,7 @@ import { resourceQueries, type ResourceQueries } from './prepared.ts';
 import { Resources } from './resources.ts';
 import type { Database } from './schema.ts';
 import { Timestamps } from './timestamps.ts';
+import type { QueryLog } from './query-log.ts';
 
 interface Scope {
   trx: Kysely<Database>;
@@ -31,13 +32,15 @@ export class KyselyStore implements Store {
   readonly engine: Store['engine'];
   readonly resources: Resources;
   readonly timestamps: Timestamps;
+  readonly queries: Pick<QueryLog, 'subscribe'>;
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
   readonly #scope = new AsyncLocalStorage<Scope>();
   readonly #queries: ResourceQueries;
 
-  constructor(db: Kysely<Database>, dialect: Dialect) {
+  constructor(db: Kysely<Database>, dialect: Dialect, queries: Pick<QueryLog, 'subscribe'>) {
     this.#db = db;
+    this.queries = queries;
     this.#dialect = dialect;
     this.engine = dialect.engine;
     this.#queries = resourceQueries(db);

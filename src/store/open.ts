@@ -10,6 +10,7 @@ import type { Store } from './types.ts';
 import { postgresDialect, sqliteDialect } from './dialect.ts';
 import { KyselyStore } from './kysely-store.ts';
 import { migrate } from './migrations.ts';
+import { QueryLog } from './query-log.ts';
 import type { PostgresOptions } from './postgres.ts';
 import type { SqliteOptions } from './sqlite.ts';
 
@@ -21,14 +22,15 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
   const postgres = isPostgresUrl(location);
   const dialect = postgres ? postgresDialect : sqliteDialect;
   // Each engine's driver is loaded only when used: a sidecar on SQLite never loads pg.
+  const queries = new QueryLog();
   const db = postgres
-    ? (await import('./postgres.ts')).openPostgres(location, options)
-    : (await import('./sqlite.ts')).openSqlite(location, options);
+    ? (await import('./postgres.ts')).openPostgres(location, options, queries.log)
+    : (await import('./sqlite.ts')).openSqlite(location, options, queries.log);
   try {
     await migrate(db, dialect, postgres ? (options.schema ?? 'public') : undefined);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new KyselyStore(db, dialect);
+  return new KyselyStore(db, dialect, queries);
 }

@@ -9,6 +9,7 @@ import {
   sql,
   type DatabaseIntrospector,
   type DatabaseMetadataOptions,
+  type LogConfig,
   type PostgresDialectConfig,
   type SchemaMetadata,
   type TableMetadata,
@@ -26,7 +27,8 @@ export interface PostgresOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export function openPostgres(url: string, options: PostgresOptions = {}): Kysely<Database> {
+/** `log` hears of every statement run (query-log.ts). */
+export function openPostgres(url: string, options: PostgresOptions = {}, log?: LogConfig): Kysely<Database> {
   const schema = options.schema ?? 'public';
   // Plain lower-case identifiers only: the name travels unquoted inside a libpq options string.
   if (!SCHEMA_NAME.test(schema)) throw new TypeError(`store: "${schema}" is not a plain schema name`);
@@ -39,7 +41,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Kysely
   // An idle client's error (the server went away) must not crash the process;
   // the pool drops that client and the next query gets a fresh one.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }, schema) });
+  return new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }, schema), ...(log ? { log } : {}) });
 }
 
 /** PostgreSQL as Kysely has it, but `db.introspection` sees the store's schema only. */

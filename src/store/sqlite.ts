@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely } from 'kysely';
+import { Kysely, type LogConfig } from 'kysely';
 import { kyselyDatabase, NodeSqliteDialect } from './node-sqlite.ts';
 import type { Database } from './schema.ts';
 import { TEXT_KEY_FUNCTION, textKey } from './text-key.ts';
@@ -36,7 +36,8 @@ export function sqliteFile(location: string): string {
   return join(location, SQLITE_FILE);
 }
 
-export function openSqlite(location: string, options: SqliteOptions = {}): Kysely<Database> {
+/** `log` hears of every statement run (query-log.ts). */
+export function openSqlite(location: string, options: SqliteOptions = {}, log?: LogConfig): Kysely<Database> {
   const db = new DatabaseSync(sqliteFile(location), { timeout: options.busyTimeoutMs ?? 5000 });
   try {
     if (location !== ':memory:') db.exec('pragma journal_mode = wal');
@@ -47,5 +48,5 @@ export function openSqlite(location: string, options: SqliteOptions = {}): Kysel
     db.close();
     throw error;
   }
-  return new Kysely<Database>({ dialect: new NodeSqliteDialect({ database: kyselyDatabase(db) }) });
+  return new Kysely<Database>({ dialect: new NodeSqliteDialect({ database: kyselyDatabase(db) }), ...(log ? { log } : {}) });
 }

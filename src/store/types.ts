@@ -5,6 +5,7 @@
  * mapping names, documents are v2 JSON, field paths are v2 paths.
  */
 import type { OrderKey } from '../aip/order-by.ts';
+import type { QueryListener } from './query-log.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -96,6 +97,8 @@ export interface Store {
   readonly timestamps: TimestampStore;
   /** Runs `work` atomically: everything it wrote commits together or not at all. */
   transaction<T>(work: (store: Pick<Store, 'resources' | 'timestamps'>) => Promise<T>): Promise<T>;
+  /** Every statement the store runs, as it ends (timing for metrics and traces); the function returned stops listening. */
+  readonly queries: { subscribe(listener: QueryListener): () => void };
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
