@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const v1Url = config.mode === 'translate' ? (config.v1Url ?? emulator!.url) : undefined;
   const app = await buildGateway({ ...config, v1Url });
   const address = await app.listen({ port: config.port, host: config.host });
-  const summary = startupSummary(config, { address, adminAddress: app.adminAddress(), version: VERSION, v1Url, emulator: !!emulator });
+  const summary = startupSummary(config, { address, adminAddress: app.adminAddress(), tracing: app.tracing, version: VERSION, v1Url, emulator: !!emulator });
   app.log.info(summary.fields, 'v2gw listening');
   for (const warning of summary.warnings) app.log.warn(warning);
   // Probe the backend once now, so a v1 that cannot be reached is logged with its cause at start, not at the first request.

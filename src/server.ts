@@ -19,7 +19,7 @@ import { requestIdOf } from './transport/request-id.ts';
 import { createListener } from './transport/listener.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { answerClientError, installErrorHandling, refuseUnroutedMethods, sendError } from './transport/rest/errors.ts';
-import { cachedCheck, registerHealth } from './transport/rest/health.ts';
+import { cachedCheck, isOperational, registerHealth } from './transport/rest/health.ts';
 import { registerDocs } from './transport/rest/docs.ts';
 import { openApiDocument } from './contract/openapi.ts';
 import { v2Routes } from './transport/rest/routes.ts';
@@ -32,6 +32,9 @@ import { adminServer, metricsRoute, observeHttp } from './observability/http-met
 import { openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 import { DB_SYSTEM_NAME } from './store/query-log.ts';
+import { traceHttp } from './observability/http-tracing.ts';
+import { Tracing } from './observability/tracing.ts';
+import { tracingSettings } from './observability/tracing-settings.ts';
 import { MAPPINGS } from '../mappings/index.ts';
 import { UNSERVED } from '../mappings/unserved.ts';
 
@@ -48,6 +51,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** A store the caller opened and will close (tests reach into it); otherwise the configured one is opened and closed with the app. */
   store?: Store;
+  /** Where tracing reads its OTEL_* variables (tracing-settings.ts); process.env by default. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 declare module 'fastify' {
@@ -56,6 +61,8 @@ declare module 'fastify' {
     metrics: GatewayMetrics;
     /** The admin listener's address once listening (with `--admin-port`), else undefined. */
     adminAddress: () => string | undefined;
+    /** Where spans go, for the startup line: `off`, or the exporter, endpoint and sampler. */
+    tracing: string;
   }
 }
 
@@ -78,12 +85,17 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   }
   const registry = new MappingRegistry(MAPPINGS);
   const tokens = new PageTokenCodec(pageTokenKey(config.pageTokenKey), options.now ? { now: options.now } : {});
+  // Read before anything opens: a bad OTEL_* value is a configuration error, like a bad flag.
+  const tracing = await Tracing.start(tracingSettings(options.env ?? process.env));
   // Both modes keep a store: native mode serves from it; translate mode keeps there the times v1 omits.
   const store = options.store ?? (await openStore(storeLocation(config)));
   const closeStore = options.store ? async () => {} : () => store.close();
   const metrics = new GatewayMetrics();
   const dbSystem = DB_SYSTEM_NAME[store.engine];
-  const stopObservingStore = store.queries.subscribe((query) => metrics.storeQuery(dbSystem, query));
+  const stopObservingStore = store.queries.subscribe((query) => {
+    metrics.storeQuery(dbSystem, query);
+    tracing.storeQuery(dbSystem, query);
+  });
   const shedder = new LoadShedder({ maxEventLoopDelayMs: config.shedEventLoopDelayMs, maxRssBytes: config.shedMaxRssBytes });
   // Every API call, REST or gRPC, asks here first; the refusal is counted once, where it is made.
   const shed = () => {
@@ -97,6 +109,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   } catch (error) {
     stopObservingStore();
     await closeStore();
+    await tracing.shutdown().catch(() => {});
     throw error;
   }
   const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
@@ -122,7 +135,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, shed }),
+      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, tracing, shed }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
@@ -163,9 +176,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
 
   installErrorHandling(app);
   observeHttp(app, metrics);
+  traceHttp(app, tracing);
   // Probes and metrics answer whatever the load (they log at warn); every other request may be shed.
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.logLevel === 'warn') return;
+    if (isOperational(request)) return;
     const refusal = shed();
     if (refusal) throw refusal;
   });
@@ -176,6 +190,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   let admin: FastifyInstance | undefined;
   let adminAddress: string | undefined;
   app.decorate('adminAddress', () => adminAddress);
+  app.decorate('tracing', tracing.description);
   if (config.adminPort !== undefined) {
     admin = adminServer({ metrics, ready, backend: backendName(config), log });
     // The admin listener starts with the API (when it is ready, on the same host) and closes with it.
@@ -194,6 +209,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     await serving.close();
     stopObservingStore();
     await closeStore();
+    // Last, so the spans of the requests drained above are exported too; a collector that is gone must not fail the close.
+    await tracing.shutdown().catch((error: unknown) => log.warn({ err: error }, 'tracing: the last spans could not be exported'));
   });
   return app;
 }

@@ -22,6 +22,8 @@ export interface StartupFacts {
   /** Where /metrics, /healthz and /readyz are served apart from the API (--admin-port), if anywhere. */
   adminAddress?: string | undefined;
   version: string;
+  /** Where spans go (`off`, or the exporter, endpoint and sampler): tracing.ts's description. */
+  tracing?: string;
   /** The v1 backend in use (translate mode), and whether it is the in-process demo emulator. */
   v1Url?: string;
   emulator?: boolean;
@@ -42,6 +44,7 @@ export function startupSummary(config: Config, facts: StartupFacts): StartupSumm
     pageTokens: config.pageTokenKey
       ? `sealed with the configured key ${keyFingerprint(config.pageTokenKey)}`
       : 'sealed with a random key per process (not shared by replicas, lost on restart)',
+    ...(facts.tracing ? { tracing: facts.tracing } : {}),
   };
   if (facts.v1Url) Object.assign(fields, { v1Url: withoutCredentials(facts.v1Url), emulator: !!facts.emulator });
   const warnings: string[] = [];

@@ -9,7 +9,8 @@ import { resourceExhausted } from '../aip/errors.ts';
 import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import { getPath, isObject, typeOf, type Json, type LookupResolver } from './shape.ts';
-import type { V1Client } from '../v1/client.ts';
+import type { CallScope, V1Client } from '../v1/client.ts';
+import { inChildSpan } from '../observability/tracing.ts';
 import { v1ListRows } from '../v1/errors.ts';
 import type { HydrationCache } from './hydration-cache.ts';
 import type { RequestContext } from '../operation/context.ts';
@@ -59,7 +60,7 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
   for (const row of rows) collect(mapping.fields, row, wanted);
 
   const found = new Map<string, Map<string, Json | null>>();
-  const calls: { target: ResourceMapping; query: Record<string, string | string[]>; ids: string[] }[] = [];
+  const calls: Call[] = [];
   for (const [name, idSet] of wanted) {
     const target = ctx.registry.get(name);
     const known = new Map<string, Json | null>();
@@ -83,10 +84,22 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
     throw resourceExhausted('v1 calls per request', `hydrating this page needs ${calls.length} v1 calls, more than the configured fan-out limit of ${ctx.maxFanOut}; ask for a smaller page_size`);
   }
 
+  const lookups = [...wanted.values()].reduce((sum, ids) => sum + ids.size, 0);
+  const attributes = { 'v2gw.resource': mapping.name, 'v2gw.hydration.lookups': lookups, 'v2gw.hydration.v1_calls': calls.length };
+  // A step of the request's trace, whose v1 calls are its children.
+  await inChildSpan(ctx.request.trace, `hydrate ${mapping.name}`, attributes, (trace) => fetchAll(ctx, calls, found, trace === ctx.request.trace ? ctx.request : { ...ctx.request, trace }));
+
+  return (resource, id, pick) => getPath(found.get(resource)?.get(id) ?? undefined, pick);
+}
+
+type Call = { target: ResourceMapping; query: Record<string, string | string[]>; ids: string[] };
+
+/** The v1 list calls that fetch what the cache did not have, each row kept in `found` and in the cache. */
+async function fetchAll(ctx: HydrationContext, calls: readonly Call[], found: Map<string, Map<string, Json | null>>, scope: CallScope): Promise<void> {
   await Promise.all(calls.map(async ({ target, query, ids }) => {
     const answer = await ctx.v1.call<{ items?: unknown }>(
       { method: 'GET', path: v1CollectionPath(target), query, authorization: ctx.request.authorization },
-      ctx.request,
+      scope,
     );
     const byId = found.get(target.name)!;
     const uidKey = v1UidKey(target);
@@ -98,6 +111,4 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
       ctx.cache.set(target.name, id, ctx.request.authorization, byId.get(id)!);
     }
   }));
-
-  return (resource, id, pick) => getPath(found.get(resource)?.get(id) ?? undefined, pick);
 }

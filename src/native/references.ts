@@ -11,6 +11,7 @@ import { getPath, type Json } from '../engine/shape.ts';
 import type { ResourceStore, StoredResource } from '../store/types.ts';
 import { normalize, zeroOf } from './document.ts';
 import type { NativeReference } from './spec.ts';
+import { currentSpan, inChildSpan } from '../observability/tracing.ts';
 
 /** Uids per store query: keeps parameter lists well inside both engines' limits. */
 const CHUNK = 500;
@@ -70,7 +71,10 @@ export async function hydrateReferences(store: ResourceStore, mapping: ResourceM
     }
   }
   const fetched = new Map<string, Map<string, StoredResource>>();
-  await Promise.all([...wanted].map(async ([kind, uids]) => fetched.set(kind, await fetchByUid(store, kind, uids))));
+  const lookups = [...wanted.values()].reduce((sum, uids) => sum + uids.length, 0);
+  // A step of the request's trace: its store queries are this span's children.
+  await inChildSpan(currentSpan(), `hydrate ${mapping.name}`, { 'v2gw.resource': mapping.name, 'v2gw.hydration.lookups': lookups }, () =>
+    Promise.all([...wanted].map(async ([kind, uids]) => fetched.set(kind, await fetchByUid(store, kind, uids)))));
 
   rows.forEach((row, i) => {
     for (const [field, reference] of references) {

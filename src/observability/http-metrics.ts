@@ -6,7 +6,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Code } from '../rpc-status.ts';
 import { installErrorHandling } from '../transport/rest/errors.ts';
-import { registerHealth, type ReadinessCheck } from '../transport/rest/health.ts';
+import { OPERATIONAL, registerHealth, type ReadinessCheck } from '../transport/rest/health.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
 declare module 'fastify' {
@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** A bounded route label: the contract's template, else Fastify's route (`/iam/v1/*`, `/healthz`), else `unmatched`. */
-function routeLabel(request: FastifyRequest): string {
+export function routeLabel(request: FastifyRequest): string {
   return request.routeTemplate ?? request.routeOptions.url ?? 'unmatched';
 }
 
@@ -46,7 +46,7 @@ export function observeHttp(app: FastifyInstance, metrics: GatewayMetrics): void
 
 export function metricsRoute(app: FastifyInstance, metrics: GatewayMetrics): void {
   // Scraped every few seconds: logged at warn only, like the probes.
-  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+  app.get('/metrics', OPERATIONAL, async (_request, reply) => {
     const { contentType, body } = await metrics.exposition();
     return reply.type(contentType).send(body);
   });

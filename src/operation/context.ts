@@ -6,6 +6,7 @@
  */
 import { ApiError, deadlineExceeded } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
+import type { TraceSpan } from '../observability/tracing.ts';
 
 export interface RequestContext {
   /** The caller's Authorization header (REST) or metadata (gRPC), forwarded to v1. */
@@ -17,6 +18,8 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /** v1 calls this request made, for observability. */
   readonly counter: { v1Calls: number };
+  /** The request's server span (tracing on), or the caller's trace context to hand on to v1 (off); undefined when there is neither. */
+  readonly trace?: TraceSpan | undefined;
 }
 
 export interface ContextInput {
@@ -26,6 +29,7 @@ export interface ContextInput {
   budgetMs: number;
   /** The transport's own signal: aborted when the caller cancels or disconnects. */
   callerSignal?: AbortSignal;
+  trace?: TraceSpan | undefined;
   now?: number;
 }
 
@@ -59,6 +63,7 @@ export function requestContext(input: ContextInput): RequestContext {
     deadline,
     signal: controller.signal,
     counter: { v1Calls: 0 },
+    trace: input.trace,
   };
 }
 

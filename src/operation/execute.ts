@@ -21,6 +21,7 @@ import { getPath, readBody, readUpdate, type Json } from '../engine/shape.ts';
 import { validate } from '../engine/validate.ts';
 import { isUidp } from '../uidp.ts';
 import { abortReason, type RequestContext } from './context.ts';
+import { within } from '../observability/tracing.ts';
 import type { Operation } from './operation.ts';
 import { asListed } from './list-view.ts';
 
@@ -40,7 +41,8 @@ export class OperationRunner {
 
   async execute(op: Operation, ctx: RequestContext): Promise<Json> {
     if (ctx.signal.aborted) throw abortReason(ctx);
-    const answer = this.#run(op, ctx);
+    // The request's span is the ambient one of what runs below (the store's queries are its children).
+    const answer = within(ctx.trace, () => this.#run(op, ctx));
     if (this.#onDone) {
       const done = () => this.#onDone!(ctx.counter.v1Calls);
       answer.then(done, done);

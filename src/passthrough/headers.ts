@@ -4,6 +4,7 @@
  * the client's socket or v1's, and the gateway has its own of each.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER } from '../observability/trace-context.ts';
 
 type Headers = IncomingHttpHeaders;
 
@@ -38,9 +39,15 @@ function withoutHopByHop(headers: Headers, alsoDrop: readonly string[]): Headers
  * The client's headers as v1 gets them. `expect` goes too: Node has already
  * answered `100 Continue` to the client, and undici refuses to send it.
  * `host` stays as the proxy library set it (v1's own authority).
+ *
+ * `trace` is the context of the gateway's own span for this call, when it
+ * made one: it replaces the client's `traceparent` and `tracestate`, so v1
+ * gets exactly one, naming that span as its parent. Without it (tracing off)
+ * the client's pass through untouched, as every other header does.
  */
-export function requestHeadersForV1(headers: Headers): Headers {
-  return withoutHopByHop(headers, ['expect']);
+export function requestHeadersForV1(headers: Headers, trace?: Readonly<Record<string, string>>): Headers {
+  if (!trace) return withoutHopByHop(headers, ['expect']);
+  return { ...withoutHopByHop(headers, ['expect', TRACEPARENT_HEADER, TRACESTATE_HEADER]), ...trace };
 }
 
 /** v1's response headers as the client gets them. */

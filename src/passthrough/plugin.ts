@@ -17,6 +17,7 @@ import { withHeadersDeadline } from './deadline.ts';
 import { passThroughFailure } from './failures.ts';
 import { requestHeadersForV1, responseHeadersForClient } from './headers.ts';
 import { rawPath, unforwardablePath, V1_SERVICES } from './path.ts';
+import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
 
 export interface PassThroughOptions {
   v1Url: string;
@@ -35,8 +36,28 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/**
+ * The client span of one forwarded call, a child of the request's server
+ * span; it ends when the answer has streamed to the client (or failed), so
+ * it covers v1's whole answer. Undefined when the gateway makes no span.
+ */
+function traceV1Call(request: FastifyRequest, reply: FastifyReply, origin: URL, path: string): { span: TraceSpan; failed: (error: unknown) => void } | undefined {
+  const parent = request.traceSpan;
+  const span = parent?.child(request.method, 'client', httpClientAttributes(request.method, origin, path));
+  // With tracing off the child is the caller's context itself: nothing to end, and its headers go through untouched.
+  if (!span || span === parent) return undefined;
+  let failure: unknown;
+  reply.raw.once('close', () => {
+    const status = failure === undefined ? reply.statusCode : 0;
+    if (status) span.set({ 'http.response.status_code': status });
+    span.end(httpClientErrorType(status, failure));
+  });
+  return { span, failed: (error) => (failure = error) };
+}
+
 export async function v1PassThrough(app: FastifyInstance, options: PassThroughOptions): Promise<void> {
-  const origin = new URL(options.v1Url).origin;
+  const originUrl = new URL(options.v1Url);
+  const origin = originUrl.origin;
   // Not the v2 engine's pool: a long streamed upload holds its connection for as long as it
   // lasts and must not queue v2 calls behind it, and that pool retries reads, which a
   // pass-through must not do (the client decides; a request body can be sent only once).
@@ -64,12 +85,16 @@ export async function v1PassThrough(app: FastifyInstance, options: PassThroughOp
     if (BODYLESS.has(request.method) && hasBody(request)) {
       throw invalidField('body', `a ${request.method} request cannot carry a body through the v1 pass-through`);
     }
+    const v1Call = traceV1Call(request, reply, originUrl, path);
     return reply.from(path, {
-      rewriteRequestHeaders: (_request, headers) => requestHeadersForV1(headers),
+      rewriteRequestHeaders: (_request, headers) => requestHeadersForV1(headers, v1Call?.span.propagation),
       rewriteHeaders: (headers) => responseHeadersForClient(headers),
       // reply-from retries GETs that v1 answers 503, up to ten times by default; v1's answer is the client's.
       retryDelay: () => null,
-      onError: (failed, { error }) => failed.send(passThroughFailure(error, request, options.timeoutMs)),
+      onError: (failed, { error }) => {
+        v1Call?.failed(error);
+        failed.send(passThroughFailure(error, request, options.timeoutMs));
+      },
     });
   };
   for (const service of V1_SERVICES) app.all(`/${service}/v1/*`, forward);

@@ -7,6 +7,7 @@
  * parameters: nothing a caller sent reaches a listener.
  */
 import type { LogEvent } from 'kysely';
+import { failureType } from '../observability/error-type.ts';
 
 export interface StoreQuery {
   /** `SELECT`, `INSERT`, `UPDATE`, `DELETE`, `BEGIN`, …: the statement's first keyword (`OTHER` for any other). */
@@ -36,12 +37,6 @@ export function statementShape(sql: string): { operation: string; table: string 
   return { operation: OPERATIONS.has(keyword) ? keyword : 'OTHER', table };
 }
 
-function errorType(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^\w{1,40}$/.test(code)) return code;
-  return (error as Error | null)?.constructor?.name ?? 'Error';
-}
-
 export class QueryLog {
   readonly #listeners = new Set<QueryListener>();
 
@@ -58,7 +53,7 @@ export class QueryLog {
       ...statementShape(event.query.sql),
       durationMs: event.queryDurationMillis,
       endedAt: performance.now(),
-      error: event.level === 'error' ? errorType(event.error) : undefined,
+      error: event.level === 'error' ? failureType(event.error) : undefined,
     };
     for (const listener of this.#listeners) listener(query);
   };

@@ -9,6 +9,7 @@ import { Pool, interceptors, type Dispatcher } from 'undici';
 import { readRetryPolicy } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
 import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
+import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
 
@@ -22,10 +23,12 @@ export interface V1Call {
   authorization: string;
 }
 
-/** The part of a request's context a v1 call honours: its counter, and its signal (deadline, cancellation). */
+/** The part of a request's context a v1 call honours: its counter, its signal (deadline, cancellation), and its trace. */
 export interface CallScope {
   readonly counter: { v1Calls: number };
   readonly signal?: AbortSignal;
+  /** The span the call is a child of; its context goes to v1 in `traceparent`. */
+  readonly trace?: TraceSpan | undefined;
 }
 
 export interface V1ClientOptions {
@@ -43,6 +46,7 @@ export const DEFAULT_V1_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export class V1Client {
   readonly baseUrl: string;
+  readonly #origin: URL;
   readonly #pool: Pool;
   readonly #dispatcher: Dispatcher;
   readonly #timeoutMs: number;
@@ -53,6 +57,7 @@ export class V1Client {
     this.#observe = options.observe;
     const url = new URL(options.baseUrl);
     this.baseUrl = url.origin;
+    this.#origin = url;
     this.#timeoutMs = options.timeoutMs;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_V1_MAX_BODY_BYTES;
     this.#pool = new Pool(url.origin, {
@@ -69,22 +74,32 @@ export class V1Client {
   }
 
   async call<T = unknown>(call: V1Call, scope?: CallScope): Promise<T> {
-    if (!this.#observe) return this.#call(call, scope);
+    // One client span per call (its retries included), whose context v1 gets as the parent of its own work.
+    const span = scope?.trace?.child(call.method, 'client', httpClientAttributes(call.method, this.#origin, call.path));
+    if (!this.#observe && !span) return this.#call(call, scope);
     const started = performance.now();
     let status = 0;
+    let failure: unknown;
     try {
-      return await this.#call<T>(call, scope, (s) => (status = s));
+      return await this.#call<T>(call, scope, (s) => (status = s), span?.propagation);
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
-      this.#observe(call.method, status, (performance.now() - started) / 1000);
+      this.#observe?.(call.method, status, (performance.now() - started) / 1000);
+      if (span) {
+        if (status) span.set({ 'http.response.status_code': status });
+        span.end(httpClientErrorType(status, failure));
+      }
     }
   }
 
-  async #call<T>(call: V1Call, scope?: CallScope, answered?: (status: number) => void): Promise<T> {
+  async #call<T>(call: V1Call, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     if (scope) scope.counter.v1Calls++;
     const own = AbortSignal.timeout(this.#timeoutMs);
     // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
     const signal = scope?.signal ? AbortSignal.any([own, scope.signal]) : own;
-    const headers: Record<string, string> = { authorization: call.authorization, accept: 'application/json' };
+    const headers: Record<string, string> = { ...propagation, authorization: call.authorization, accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);

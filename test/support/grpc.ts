@@ -38,6 +38,8 @@ export interface CallOptions {
   authorization?: string | null;
   deadlineMs?: number;
   signal?: AbortSignal;
+  /** More metadata to send (a `traceparent`). */
+  metadata?: Record<string, string>;
 }
 
 export class GrpcClient {
@@ -65,6 +67,7 @@ export class GrpcClient {
     const metadata = new grpc.Metadata();
     const authorization = options.authorization === undefined ? TOKEN : options.authorization;
     if (authorization !== null) metadata.set('authorization', authorization);
+    for (const [key, value] of Object.entries(options.metadata ?? {})) metadata.set(key, value);
     const callOptions: grpc.CallOptions = options.deadlineMs ? { deadline: Date.now() + options.deadlineMs } : {};
     const rpc = method.charAt(0).toLowerCase() + method.slice(1);
     return new Promise<T>((resolve, reject) => {

@@ -21,6 +21,7 @@ import { Code } from '../../rpc-status.ts';
 import { requestIdOf } from '../request-id.ts';
 import { requestGate } from './framework-errors.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
+import type { Tracing } from '../../observability/tracing.ts';
 import type { Handler } from '../listener.ts';
 import { withSpecMessageEncoding } from './message-encoding.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
@@ -37,6 +38,7 @@ export interface GrpcAdapterOptions {
   readMaxBytes: number;
   log: FastifyBaseLogger;
   metrics?: GatewayMetrics;
+  tracing?: Tracing;
   /** The refusal for a call arriving now when the gateway is overloaded (health is never asked). */
   shed?: () => ApiError | undefined;
 }
@@ -49,7 +51,7 @@ export function grpcAdapter(options: GrpcAdapterOptions): Handler {
     // Connect's JSON (the real service does not speak it) names fields, so a key the message lacks is
     // a mistake to report, as grpcurl reports it: discarded, `{"group": {"parent": …}}` would create a root organisation.
     jsonOptions: { ignoreUnknownFields: false },
-    requestGate: requestGate(options.log, options.metrics, options.shed),
+    requestGate: requestGate(options.log, options.metrics, options.shed, options.tracing),
     fallback: fallback as ConnectFallback,
   }) as Handler;
   return withSpecMessageEncoding((req: Request, res: Response) => {

@@ -13,7 +13,7 @@ import { finish, requestContext } from '../../operation/context.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
 import { bearer } from '../rest/auth.ts';
 import { grpcOperation } from './request.ts';
-import { handlerRan, REQUEST_ID } from './framework-errors.ts';
+import { handlerRan, REQUEST_ID, TRACE_SPAN } from './framework-errors.ts';
 import { asApiError, domainForService, toConnectError } from './status.ts';
 
 export interface GrpcOptions {
@@ -41,6 +41,7 @@ export function grpcRoutes(router: ConnectRouter, options: GrpcOptions): void {
         requestId,
         budgetMs: timeoutMs === undefined ? options.budgetMs : Math.min(options.budgetMs, timeoutMs),
         callerSignal: context.signal,
+        trace: context.values.get(TRACE_SPAN),
       });
       try {
         const document = await options.runner.execute(grpcOperation(binding, message), ctx);

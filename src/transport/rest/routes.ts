@@ -84,7 +84,7 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) caller.abort();
     });
-    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal });
+    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal, trace: request.traceSpan });
   });
   app.addHook('onResponse', async (request) => {
     if (request.v2gw) finish(request.v2gw);
