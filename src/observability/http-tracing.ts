@@ -18,6 +18,8 @@ declare module 'fastify' {
 
 export function traceHttp(app: FastifyInstance, tracing: Tracing): void {
   app.decorateRequest('traceSpan', undefined);
+  // Off: no hook at all. The v2 routes hand a caller's context on by themselves; the pass-through forwards it as any header.
+  if (!tracing.enabled) return;
   app.addHook('onRequest', async (request) => {
     if (isOperational(request)) return;
     request.traceSpan = tracing.server(request.method, (name) => request.headers[name], () => ({

@@ -68,6 +68,12 @@ class CallerContext implements TraceSpan {
   end(): void {}
 }
 
+/** With tracing off: the caller's context to hand on to v1 unchanged, if it sent a valid one. */
+export function callerContext(traceparent: string | readonly string[] | null | undefined, tracestate: string | readonly string[] | null | undefined): TraceSpan | undefined {
+  if (traceparent == null || !parseTraceparent(traceparent)) return undefined;
+  return new CallerContext(propagationHeaders((traceparent as string).trim(), usableTracestate(tracestate)));
+}
+
 /** The span a step below the transport runs in, for code that is handed no request context (the store). */
 const ambient = new AsyncLocalStorage<TraceSpan>();
 
@@ -100,12 +106,9 @@ export class Tracing {
    * undefined when it sent none (the common case costs one header lookup).
    */
   server(name: string, header: HeaderReader, attributes: () => SpanAttributes): TraceSpan | undefined {
+    // (REST's v2 routes ask callerContext directly when tracing is off: no hook runs for them then.)
     const traceparent = header(TRACEPARENT_HEADER);
-    if (!this.#factory) {
-      if (traceparent == null) return undefined;
-      const parent = parseTraceparent(traceparent);
-      return parent ? new CallerContext(propagationHeaders((traceparent as string).trim(), usableTracestate(header(TRACESTATE_HEADER)))) : undefined;
-    }
+    if (!this.#factory) return traceparent == null ? undefined : callerContext(traceparent, header(TRACESTATE_HEADER));
     const parent = parseTraceparent(traceparent);
     return this.#factory.server(name, parent && { ...parent, tracestate: usableTracestate(header(TRACESTATE_HEADER)) }, attributes());
   }

@@ -42,7 +42,7 @@ export class OperationRunner {
   async execute(op: Operation, ctx: RequestContext): Promise<Json> {
     if (ctx.signal.aborted) throw abortReason(ctx);
     // The request's span is the ambient one of what runs below (the store's queries are its children).
-    const answer = within(ctx.trace, () => this.#run(op, ctx));
+    const answer = ctx.trace?.recording ? within(ctx.trace, () => this.#run(op, ctx)) : this.#run(op, ctx);
     if (this.#onDone) {
       const done = () => this.#onDone!(ctx.counter.v1Calls);
       answer.then(done, done);

@@ -14,6 +14,7 @@ import type { Binding } from '../../contract/bindings.ts';
 import { httpRule } from '../../contract/registry.ts';
 import { finish, requestContext, type RequestContext } from '../../operation/context.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
+import { callerContext } from '../../observability/tracing.ts';
 import { requireBearer } from './auth.ts';
 import { byRank, compileTemplate, type PathTemplate } from './path-template.ts';
 import { restOperation } from './request.ts';
@@ -84,7 +85,7 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) caller.abort();
     });
-    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal, trace: request.traceSpan });
+    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
   });
   app.addHook('onResponse', async (request) => {
     if (request.v2gw) finish(request.v2gw);
