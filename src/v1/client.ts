@@ -10,6 +10,7 @@ import { readRetryPolicy } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
 import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
 import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
+import { parseJsonBytes } from './json-body.ts';
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
 
@@ -119,18 +120,18 @@ export class V1Client {
       throw failure(error, scope, this.#timeoutMs);
     }
     answered?.(response.statusCode);
-    let text: string | undefined;
+    let bytes: Buffer | undefined;
     try {
-      text = await readCapped(response, this.#maxBodyBytes);
+      bytes = await readCapped(response, this.#maxBodyBytes);
     } catch (error) {
       throw failure(error, scope, this.#timeoutMs);
     }
-    if (text === undefined) throw tooLarge(response.statusCode, this.#maxBodyBytes);
+    if (bytes === undefined) throw tooLarge(response.statusCode, this.#maxBodyBytes);
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      if (!text) return {} as T;
+      if (isEmpty(bytes)) return {} as T;
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseJsonBytes(bytes);
       } catch {
         throw notJson(response.statusCode);
       }
@@ -138,7 +139,7 @@ export class V1Client {
       if (jsonKind(parsed) !== 'object') throw unreadable(response.statusCode, `a JSON ${jsonKind(parsed)} where an object was expected`);
       return parsed as T;
     }
-    throw fromV1Response(response.statusCode, text, { 'retry-after': response.headers['retry-after'] });
+    throw fromV1Response(response.statusCode, textOf(bytes), { 'retry-after': response.headers['retry-after'] });
   }
 
   /** Readiness: v1 answers HTTP at all (any status, even 401, means it is up). */
@@ -166,11 +167,12 @@ export class V1Client {
 }
 
 /**
- * The answer's body as text, or undefined when it is larger than `maxBytes`: a declared length over
+ * The answer's body, or undefined when it is larger than `maxBytes`: a declared length over
  * the cap is refused before reading, and an undeclared one is counted chunk by chunk. Either way the
  * body is destroyed, which aborts the v1 request and drops its connection, so the rest never arrives.
+ * Bytes, not text: a large answer is parsed without becoming one large string (json-body.ts).
  */
-async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<string | undefined> {
+async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer | undefined> {
   const body = response.body;
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -188,8 +190,19 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): 
     }
     chunks.push(chunk);
   }
-  // TextDecoder drops a leading BOM, as undici's own text() does.
-  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** An answer with nothing in it but, perhaps, a BOM. */
+function isEmpty(bytes: Buffer): boolean {
+  return bytes.length === 0 || (bytes.length === BOM.length && bytes.equals(BOM));
+}
+
+/** An (error) answer as text; a leading BOM is dropped, as undici's own text() drops it. */
+function textOf(bytes: Buffer): string {
+  return bytes.toString('utf8', bytes.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0);
 }
 
 /** A transport failure, or the request's own abort (its reason says which: deadline or cancellation). */
