@@ -5,8 +5,26 @@
  */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
 
+/**
+ * Answers by input, bounded: the same rows, so the same times, render on every page of a
+ * List and every Get of a resource, and the parse and calendar check cost a microsecond each.
+ */
+const REMEMBERED = new Map<string, string | null>();
+const MAX_REMEMBERED = 20_000;
+
 export function toMillisTimestamp(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') return null;
+  let answer = REMEMBERED.get(value);
+  if (answer === undefined) {
+    answer = parseTimestamp(value);
+    // Dropped all at once when full: simpler than an LRU, and refilled within one page of a List.
+    if (REMEMBERED.size >= MAX_REMEMBERED) REMEMBERED.clear();
+    REMEMBERED.set(value, answer);
+  }
+  return answer;
+}
+
+function parseTimestamp(value: string): string | null {
   const m = RFC3339.exec(value);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac = '', zone = 'Z'] = m;

@@ -24,10 +24,20 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Dotted paths split once: a List reads the same few paths of every row. Bounded, as some paths come from clients. */
+const SEGMENTS = new Map<string, readonly string[]>();
+const MAX_REMEMBERED_PATHS = 10_000;
+
 /** The value at a dotted path, through own properties only (never one Object.prototype lends). */
 export function getPath(obj: unknown, path: string): unknown {
+  if (!path.includes('.')) return isObject(obj) ? ownValue(obj, path) : undefined;
+  let segments = SEGMENTS.get(path);
+  if (!segments) {
+    segments = path.split('.');
+    if (SEGMENTS.size < MAX_REMEMBERED_PATHS) SEGMENTS.set(path, segments);
+  }
   let value: unknown = obj;
-  for (const segment of path.split('.')) {
+  for (const segment of segments) {
     if (!isObject(value)) return undefined;
     value = ownValue(value, segment);
   }
@@ -55,9 +65,21 @@ function zeroValue(spec: FieldSpec): unknown {
 
 // ---- v1 → v2 -------------------------------------------------------------
 
+/** Each field table's entries, listed once per table rather than once per rendered row. */
+const ENTRIES = new WeakMap<Fields, readonly (readonly [string, FieldSpec])[]>();
+
+function entriesOf(fields: Fields): readonly (readonly [string, FieldSpec])[] {
+  let entries = ENTRIES.get(fields);
+  if (!entries) {
+    entries = Object.entries(fields);
+    ENTRIES.set(fields, entries);
+  }
+  return entries;
+}
+
 export function renderV2(fields: Fields, v1: Json, resolve?: LookupResolver): Json {
   const out: Json = {};
-  for (const [key, spec] of Object.entries(fields)) {
+  for (const [key, spec] of entriesOf(fields)) {
     const value = renderField(spec, key, v1, resolve);
     if (value !== undefined) out[key] = value;
   }
