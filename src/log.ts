@@ -52,6 +52,38 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
+/**
+ * Standard output, written once per turn of the event loop rather than once per line: at one
+ * access line per request, a write(2) per line was 4% of a Get's CPU, and under load many
+ * requests finish in the same turn. A line still leaves within that turn (or as soon as
+ * BUFFER_BYTES wait), and what waits is written when the process exits: pino flushes its own
+ * destination on exit, crashes included.
+ */
+const BUFFER_BYTES = 8 * 1024;
+
+function bufferedStdout(): DestinationStream & { flush(): void } {
+  const destination = pino.destination({ dest: 1, minLength: BUFFER_BYTES, sync: false });
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    try {
+      destination.flush();
+    } catch {
+      // Destroyed (stdout closed): nothing left to write to.
+    }
+  };
+  return {
+    write(line: string) {
+      destination.write(line);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
+
 export function createLogger(level: string, stream?: DestinationStream): Logger {
-  return stream ? pino(loggerOptions(level), stream) : pino(loggerOptions(level));
+  return pino(loggerOptions(level), stream ?? bufferedStdout());
 }
