@@ -18,6 +18,13 @@ export const REDACTED_PATHS = [
   'authorization',
 ];
 
+/**
+ * What the access line redacts. Its shape is fixed (request, status, time) and its request
+ * serializer already censors credential headers, so the guard is kept for those paths but
+ * not the wildcards, which cloned every key of every line: 3% of a Get's CPU.
+ */
+const ACCESS_LINE_REDACTED_PATHS = REDACTED_PATHS.filter((path) => path.startsWith('req.headers'));
+
 const LOGGED_HEADERS = [
   'host', 'user-agent', 'content-type', 'content-length', 'x-request-id', 'x-forwarded-for',
   'authorization', 'cookie', 'proxy-authorization', 'x-api-key',
@@ -86,4 +93,9 @@ function bufferedStdout(): DestinationStream & { flush(): void } {
 
 export function createLogger(level: string, stream?: DestinationStream): Logger {
   return pino(loggerOptions(level), stream ?? bufferedStdout());
+}
+
+/** The logger for access lines (one per request), with the narrower redaction above. */
+export function accessLogger(log: Logger): Logger {
+  return log.child({}, { redact: { paths: ACCESS_LINE_REDACTED_PATHS, censor: '[REDACTED]' } });
 }

@@ -113,7 +113,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     throw error;
   }
   const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
-  const log = createLogger(config.logLevel, options.logStream) as FastifyBaseLogger;
+  const logger = createLogger(config.logLevel, options.logStream);
+  const log = logger as FastifyBaseLogger;
   const services = apiServices();
   // What this mode serves; the rest answers UNIMPLEMENTED with the reason declared for it.
   const { served: bindings, reasons } = forMode(bindContract(services, registry.all()), config.mode);
@@ -148,7 +149,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     // Errors Fastify raises before routing (a malformed %-escape in the URL) leave as AIP-193 too.
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
-    logController: new AccessLog(),
+    logController: new AccessLog(logger),
   });
 
   routedMethods = app.supportedMethods;

@@ -6,13 +6,26 @@
  * Routes that log at `warn` (health probes) write none.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { accessLogger } from '../../log.ts';
 
 export class AccessLog extends LogController {
+  /** Successful requests' lines: one logger made once, rather than the request's own child logger with full redaction. */
+  readonly #lines: Logger;
+
+  constructor(log: Logger) {
+    super();
+    this.#lines = accessLogger(log);
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     if (error) request.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request');
+    // The request's own level decides (health probes log at warn, so write none).
+    else if ((request.log as unknown as Logger).isLevelEnabled('info')) {
+      this.#lines.info({ reqId: request.id, req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request');
+    }
   }
 }
