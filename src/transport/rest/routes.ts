@@ -40,7 +40,7 @@ declare module 'fastify' {
   }
 }
 
-interface Route {
+export interface Route {
   template: PathTemplate;
   /** Absent for an RPC the gateway does not serve. */
   binding: Binding | undefined;
@@ -67,6 +67,47 @@ export function routeTable(bindings: readonly Binding[], unserved: readonly Desc
   return table;
 }
 
+/**
+ * The segment after the version that a template requires (`groups` for
+ * `/iam/v2beta1/groups/{uid=**}` and `/iam/v2beta1/groups:lookupGroup`), `''` for one that ends
+ * before it, or undefined when a variable may stand there or before it.
+ */
+function collectionOf(template: PathTemplate): string | undefined {
+  const segments = template.source.split('/');
+  if (segments.slice(0, 4).some((segment) => segment.startsWith('{'))) return undefined;
+  return collectionSegment(template.source);
+}
+
+/** A path's segment after the version, without a verb: `groups` for `/iam/v2/groups/<uid>` and `/iam/v2/groups:lookupGroup`. */
+function collectionSegment(path: string): string {
+  const segment = path.split('/', 4)[3] ?? '';
+  const colon = segment.indexOf(':');
+  return colon < 0 ? segment : segment.slice(0, colon);
+}
+
+/**
+ * The route table indexed by method and collection segment: a request tries only the
+ * templates that can match its collection (each list still in rank order, with the
+ * templates that have a variable there), not every template of its method in turn.
+ */
+export function routeIndex(table: Map<string, Route[]>): (method: string, path: string) => readonly Route[] {
+  const index = new Map<string, { byCollection: Map<string, Route[]>; anyCollection: Route[] }>();
+  for (const [verb, routes] of table) {
+    const keyed = routes.map((route) => ({ route, collection: collectionOf(route.template) }));
+    const byCollection = new Map<string, Route[]>();
+    for (const { collection } of keyed) {
+      if (collection === undefined || byCollection.has(collection)) continue;
+      byCollection.set(collection, keyed.filter((k) => k.collection === undefined || k.collection === collection).map((k) => k.route));
+    }
+    index.set(verb, { byCollection, anyCollection: keyed.filter((k) => k.collection === undefined).map((k) => k.route) });
+  }
+  return (method, path) => {
+    const entry = index.get(method);
+    if (!entry) return [];
+    return entry.byCollection.get(collectionSegment(path)) ?? entry.anyCollection;
+  };
+}
+
 /** `/iam/v2beta1`, `/iam/v2`, …: the prefixes the contract's routes live under, in every served version. */
 function prefixes(table: Map<string, Route[]>, versions: readonly string[]): string[] {
   const services = new Set([...table.values()].flat().map((route) => route.template.source.split('/')[1]!));
@@ -76,6 +117,7 @@ function prefixes(table: Map<string, Route[]>, versions: readonly string[]): str
 export async function v2Routes(app: FastifyInstance, options: RouteOptions): Promise<void> {
   const { runner, budgetMs } = options;
   const table = routeTable(options.bindings, options.unserved, options.versions);
+  const candidates = routeIndex(table);
 
   app.decorateRequest('v2gw', null as unknown as RequestContext);
   app.addHook('onRequest', async (request, reply) => {
@@ -98,7 +140,7 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
 
   const handle = (request: FastifyRequest) => {
     const path = request.url.split('?', 1)[0]!.replace(/\/+$/, '');
-    for (const route of table.get(request.method === 'HEAD' ? 'GET' : request.method) ?? []) {
+    for (const route of candidates(request.method === 'HEAD' ? 'GET' : request.method, path)) {
       const variables = route.template.match(path);
       if (!variables) continue;
       request.routeTemplate = route.template.source;
