@@ -20,13 +20,14 @@ export function probeHost(host: Config['host']): string {
 
 /**
  * The flags a gateway was started with, from a NUL-separated command line: what follows
- * `src/cli.ts` (`node src/cli.ts --port 9000`, or `docker-init -- node src/cli.ts …` under
- * `docker run --init`). Nothing when the command is not the gateway's.
+ * `src/cli.ts` or its build, `dist/src/cli.js` (`node src/cli.ts --port 9000`, or
+ * `docker-init -- node dist/src/cli.js …` under `docker run --init`). Nothing when the command
+ * is not the gateway's.
  */
 export function gatewayFlags(cmdline: string): string[] {
   const args = cmdline.split('\0');
   if (args.at(-1) === '') args.pop();
-  const at = args.findIndex((arg) => /(^|\/)src\/cli\.ts$/.test(arg));
+  const at = args.findIndex((arg) => /(^|\/)(src\/cli\.ts|dist\/src\/cli\.js)$/.test(arg));
   return at < 0 ? [] : args.slice(at + 1);
 }
 

@@ -7,6 +7,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtScript } from './built.ts';
 import { requireLoopback, startChild, type Child, type Launch } from './children.ts';
 
 const BENCH = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -36,7 +37,10 @@ export interface Server {
 }
 
 export interface GatewayOptions {
-  /** Checkout to run from: this one by default, or another (a worktree of an older commit), whose own code serves. */
+  /**
+   * Checkout to run from: this one by default (its build, bench/lib/built.ts), or another (a worktree of
+   * an older commit), whose own sources serve as they are.
+   */
   root?: string;
   nodeArgs?: string[];
   /** More src/config.ts flags (`--mode native --data-dir …`, `--walk-cache-ms 0`, …). */
@@ -47,8 +51,9 @@ export interface GatewayOptions {
 /** A gateway on `v1Url` (translate mode), or with no v1 (`v1Url` undefined: pass `--mode native` in `flags`). */
 export async function startGateway(name: string, v1Url: string | undefined, options: GatewayOptions = {}): Promise<Server> {
   const root = options.root ?? dirname(BENCH);
+  const script = options.root ? join(root, 'bench', 'gateway-process.ts') : builtScript('bench/gateway-process.ts');
   const args = [...(v1Url ? ['--v1-url', v1Url] : []), ...(options.flags ?? [])];
-  const child = await startChild<{ url: string }>(name, join(root, 'bench', 'gateway-process.ts'), args, {
+  const child = await startChild<{ url: string }>(name, script, args, {
     cwd: root,
     ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
     ...(options.launch ? { launch: options.launch } : {}),
@@ -56,8 +61,8 @@ export async function startGateway(name: string, v1Url: string | undefined, opti
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
-/** The raw pass-through floor on `v1Url`. */
+/** The raw pass-through floor on `v1Url`, built as the gateway is, so neither carries the type stripper. */
 export async function startFloor(name: string, v1Url: string, launch?: Launch): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, join(BENCH, 'floor-process.ts'), ['--v1-url', v1Url], launch ? { launch } : {});
+  const child = await startChild<{ url: string }>(name, builtScript('bench/floor-process.ts'), ['--v1-url', v1Url], launch ? { launch } : {});
   return { child, url: requireLoopback(name, child.ready.url) };
 }

@@ -99,6 +99,9 @@ describe('src/healthcheck.ts', () => {
     expect(gatewayFlags(cmdline('node', 'src/cli.ts', '--port', '9000', '--host', '::'))).toEqual(['--port', '9000', '--host', '::']);
     expect(gatewayFlags(cmdline('/sbin/docker-init', '--', 'node', '/app/src/cli.ts', '--port=9001'))).toEqual(['--port=9001']);
     expect(gatewayFlags(cmdline('node', 'src/cli.ts'))).toEqual([]);
+    // The image runs the build (npm run build): its entry point is the gateway's too.
+    expect(gatewayFlags(cmdline('node', '/app/dist/src/cli.js', '--port', '9002'))).toEqual(['--port', '9002']);
+    expect(gatewayFlags(cmdline('node', 'dist/src/healthcheck.js', '--port', '1'))).toEqual([]);
     expect(gatewayFlags(cmdline('/sbin/init', 'splash'))).toEqual([]);
     expect(gatewayFlags(cmdline('node', 'src/healthcheck.ts', '--port', '1'))).toEqual([]);
     // Flags win over the image's V2GW_PORT, as they do for the gateway.

@@ -4,22 +4,23 @@
  * source, which V8 keeps), whether or not it is ever used. Asserted on the
  * modules a real gateway process (src/cli.ts) has loaded once listening.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
+const CLI = `${ROOT}src/cli.ts`;
 const RECORDER = new URL('../support/record-modules.ts', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'v2gw-modules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The module URLs a gateway started with `args` has loaded by the time it listens. */
-async function modulesLoaded(name: string, args: string[]): Promise<string[]> {
+async function modulesLoaded(name: string, args: string[], cli = CLI): Promise<string[]> {
   const file = join(dir, `${name}.json`);
-  const child = spawn(process.execPath, ['--import', RECORDER, CLI, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', ...args], {
+  const child = spawn(process.execPath, ['--import', RECORDER, cli, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', ...args], {
     env: { ...process.env, V2GW_TEST_MODULES_FILE: file },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -64,5 +65,12 @@ describe('modules loaded per mode', () => {
     for (const part of ['/src/native/native-backend.ts', '/node_modules/pg/', '/node_modules/swagger-ui-dist/']) {
       expect(loads(modules, part), part).toBe(false);
     }
+  });
+
+  it('the build that npm start and the image run is JavaScript throughout: no module of it needs the type stripper', { timeout: 120_000 }, async () => {
+    execFileSync(process.execPath, [`${ROOT}scripts/build.ts`], { stdio: 'inherit' });
+    const modules = await modulesLoaded('built', ['--v1-url', 'http://127.0.0.1:9'], `${ROOT}dist/src/cli.js`);
+    expect(loads(modules, '/dist/src/v1/client.js')).toBe(true);
+    expect(modules.filter((url) => url.startsWith('file:') && /\.[mc]?ts$/.test(url))).toEqual([]);
   });
 });
