@@ -13,7 +13,7 @@ import { bindContract, forMode, unservedMethods } from './contract/bindings.ts';
 import { apiServices, contract } from './contract/registry.ts';
 import { healthRoutes } from './transport/grpc/health.ts';
 import { reflectionRoutes } from './transport/grpc/reflection.ts';
-import { grpcRoutes } from './transport/grpc/service.ts';
+import { unaryMethods } from './transport/grpc/service.ts';
 import { grpcAdapter } from './transport/grpc/adapter.ts';
 import { requestIdOf } from './transport/request-id.ts';
 import { createListener } from './transport/listener.ts';
@@ -123,9 +123,9 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
-  // gRPC, gRPC-Web and Connect calls are answered by ConnectRPC; everything else falls through to Fastify (REST, health, pass-through).
+  // gRPC, gRPC-Web and Connect calls are answered by the gRPC adapter; everything else falls through to Fastify (REST, health, pass-through).
+  const rpcMethods = unaryMethods({ bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders });
   const rpcRoutes = (router: ConnectRouter) => {
-    grpcRoutes(router, { bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders, log });
     // A draining gateway reports NOT_SERVING, so a client's health watch moves it elsewhere before GOAWAY.
     healthRoutes(router, { registry: contract, ready: async () => !closing && (await ready()), services: rpcServices });
     reflectionRoutes(router, { registry: contract, services: rpcServices });
@@ -136,7 +136,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      grpcAdapter({ routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, tracing, shed }),
+      grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, tracing, shed }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.

@@ -42,6 +42,7 @@ import { apiServices, contract } from '../../src/contract/registry.ts';
 import { GrpcClient, rejected } from '../support/grpc.ts';
 import { describeModes } from '../support/modes.ts';
 import { frame } from './generators.ts';
+import { rawGrpc, type RawAnswer } from '../support/raw-grpc.ts';
 import { TOKEN } from '../support/stack.ts';
 
 const rpc = (service: string, name: string): DescMethod => apiServices().find((s) => s.name === service)!.methods.find((m) => m.name === name)!;
@@ -88,48 +89,6 @@ describeModes('fuzz findings, pinned', (stack) => {
 
 const STATUS = contract.getMessage('google.rpc.Status')!;
 const GROUPS = 'chainguard.platform.iam.v2beta1.GroupsService';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** The google.rpc.Status of grpc-status-details-bin, as protojson. */
-  details: Record<string, any> | undefined;
-  grpcStatus: number | undefined;
-  grpcMessage: string;
-  body: Buffer;
-  rstCode: number;
-}
-
-/** One gRPC call over raw HTTP/2: the headers and body exactly as given. */
-async function rawGrpc(url: string, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  const session = http2.connect(url);
-  session.on('error', () => {});
-  try {
-    const stream = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', authorization: TOKEN, ...headers });
-    let head: http2.IncomingHttpHeaders = {};
-    let trailers: http2.IncomingHttpHeaders = {};
-    const chunks: Buffer[] = [];
-    stream.on('response', (h) => (head = h));
-    stream.on('trailers', (t) => (trailers = t));
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('error', () => {});
-    stream.end(body);
-    await once(stream, 'close');
-    const all = { ...head, ...trailers } as Record<string, string>;
-    const bin = all['grpc-status-details-bin'];
-    return {
-      status: Number(head[':status'] ?? 0),
-      headers: all,
-      details: bin ? toJson(STATUS, fromBinary(STATUS, Buffer.from(bin, 'base64')), { registry: contract }) as Record<string, any> : undefined,
-      grpcStatus: all['grpc-status'] === undefined ? undefined : Number(all['grpc-status']),
-      grpcMessage: decodeURIComponent(all['grpc-message'] ?? ''),
-      body: Buffer.concat(chunks),
-      rstCode: stream.rstCode ?? 0,
-    };
-  } finally {
-    session.close();
-  }
-}
 
 /** The ErrorInfo a status carries first, with the request id the answer's header names. */
 function expectGatewayStatus(answer: RawAnswer, code: number): void {

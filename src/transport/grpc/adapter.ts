@@ -1,6 +1,8 @@
 /**
- * The Node handler for gRPC, gRPC-Web and Connect (ConnectRPC), and what it
- * adds around ConnectRPC for callers it would otherwise answer badly:
+ * The Node handler for gRPC, gRPC-Web and Connect. Unary gRPC calls to the
+ * contract's RPCs, the real v2 clients' calls, take the gateway's own server
+ * (unary-server.ts); every other call takes ConnectRPC, with what the gateway
+ * adds around it for callers it would otherwise answer badly:
  *
  * - every call gets a request id, and errors ConnectRPC raises itself carry
  *   the gateway's details (framework-errors.ts);
@@ -24,6 +26,8 @@ import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { Tracing } from '../../observability/tracing.ts';
 import type { Handler } from '../listener.ts';
 import { withSpecMessageEncoding } from './message-encoding.ts';
+import { grpcRoutes, type UnaryMethod } from './service.ts';
+import { unaryServer } from './unary-server.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
 
 type Request = IncomingMessage | Http2ServerRequest;
@@ -31,6 +35,9 @@ type Response = ServerResponse | Http2ServerResponse;
 type ConnectFallback = NonNullable<Parameters<typeof connectNodeAdapter>[0]['fallback']>;
 
 export interface GrpcAdapterOptions {
+  /** The contract's RPCs: unary gRPC calls to them take the gateway's own server (unary-server.ts). */
+  methods: readonly UnaryMethod[];
+  /** Everything else ConnectRPC serves: health, reflection. */
   routes: (router: ConnectRouter) => void;
   /** Every request that is not a call of a served service. */
   fallback: Handler;
@@ -46,18 +53,25 @@ export interface GrpcAdapterOptions {
 export function grpcAdapter(options: GrpcAdapterOptions): Handler {
   const fallback: Handler = (req, res) => (isGrpc(req) ? unknownMethod(req, res) : options.fallback(req, res));
   const connect = connectNodeAdapter({
-    routes: options.routes,
+    routes: (router) => {
+      grpcRoutes(router, options.methods, options.log);
+      options.routes(router);
+    },
     readMaxBytes: options.readMaxBytes,
     // Connect's JSON (the real service does not speak it) names fields, so a key the message lacks is
     // a mistake to report, as grpcurl reports it: discarded, `{"group": {"parent": …}}` would create a root organisation.
     jsonOptions: { ignoreUnknownFields: false },
-    requestGate: requestGate(options.log, options.metrics, options.shed, options.tracing),
+    requestGate: requestGate(options, options.shed),
     fallback: fallback as ConnectFallback,
   }) as Handler;
-  return withSpecMessageEncoding((req: Request, res: Response) => {
+  const unary = unaryServer(options);
+  const viaConnect = withSpecMessageEncoding((req: Request, res: Response) => {
     dropUnarmableTimeout(req);
     connect(req, res);
   });
+  return (req, res) => {
+    if (!unary(req, res)) viaConnect(req, res);
+  };
 }
 
 /**

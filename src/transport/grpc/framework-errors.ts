@@ -19,13 +19,11 @@
  * own failure (a response it could not encode): INTERNAL, and logged.
  */
 import { ConnectError, createContextKey, type HandlerContext } from '@connectrpc/connect';
-import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, internal, invalidField } from '../../aip/errors.ts';
-import { Code, codeName, type CodeNumber } from '../../rpc-status.ts';
-import { requestIdOf } from '../request-id.ts';
+import { Code, type CodeNumber } from '../../rpc-status.ts';
+import { isHealthCheck, startCall, type CallObservers } from './call.ts';
 import { completeConnectError, domainForService, toConnectError } from './status.ts';
-import type { GatewayMetrics } from '../../observability/metrics.ts';
-import { rpcServerErrorType, type TraceSpan, type Tracing } from '../../observability/tracing.ts';
+import type { TraceSpan } from '../../observability/tracing.ts';
 
 /** The call's request id: the caller's `x-request-id` when usable, or a new one (request-id.ts). */
 export const REQUEST_ID = createContextKey('', { description: 'x-request-id' });
@@ -40,38 +38,22 @@ export function handlerRan(context: HandlerContext): void {
 }
 
 /** ConnectRPC's `requestGate`: runs for every call, after its headers and before its body is read. */
-export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics, shed?: () => ApiError | undefined, tracing?: Tracing): (context: HandlerContext) => void {
+export function requestGate(observers: CallObservers, shed?: () => ApiError | undefined): (context: HandlerContext) => void {
   return (context) => {
-    const started = performance.now();
-    metrics?.grpcStarted(context.service.typeName, context.method.name);
-    const requestId = requestIdOf(context.requestHeader.get('x-request-id'));
-    const rpc = `${context.service.typeName}/${context.method.name}`;
-    const health = context.service.typeName === 'grpc.health.v1.Health';
-    // Health checks are probes: neither shed nor traced.
-    const span = health ? undefined : tracing?.server(rpc, (name) => context.requestHeader.get(name), () => rpcAttributes(context));
-    context.values.set(TRACE_SPAN, span);
-    let logged = false;
+    const service = context.service.typeName;
+    const call = startCall(observers, service, context.method.name, context.protocolName, (name) => context.requestHeader.get(name));
+    const { requestId, rpc } = call;
+    context.values.set(TRACE_SPAN, call.span);
     // The access line, as REST has one: every call ends through abort, with its error or with none.
-    const accessLine = (error: unknown): void => {
-      if (logged) return;
-      logged = true;
-      const code = (error instanceof ConnectError ? error.code : Code.OK) as CodeNumber;
-      const ms = performance.now() - started;
-      metrics?.grpcHandled(context.service.typeName, context.method.name, code, ms / 1000);
-      if (span) {
-        span.set(statusAttributes(context.protocolName, code));
-        span.end(rpcServerErrorType(code));
-      }
-      log.info({ reqId: requestId, rpc, code, responseTime: ms, userAgent: context.requestHeader.get('user-agent') ?? undefined }, 'request');
-    };
+    const accessLine = (error: unknown): void => call.end((error instanceof ConnectError ? error.code : Code.OK) as CodeNumber);
     context.values.set(REQUEST_ID, requestId);
     context.responseHeader.set('x-request-id', requestId);
     const complete = (error: unknown): void => {
       // A finished call aborts with no ConnectError; a handler's error carries its details already.
       if (!(error instanceof ConnectError) || error.details.length > 0) return;
       const answer = context.values.get(HANDLER_RAN) ? afterHandler(error) : refusal(error);
-      if (answer.code === Code.INTERNAL) log.error({ err: error, reqId: requestId, rpc }, 'unhandled error');
-      completeConnectError(error, answer, domainForService(context.service.typeName), requestId);
+      if (answer.code === Code.INTERNAL) observers.log.error({ err: error, reqId: requestId, rpc }, 'unhandled error');
+      completeConnectError(error, answer, domainForService(service), requestId);
     };
     const controller = context as HandlerContext & Abortable;
     const abort = controller.abort.bind(controller);
@@ -81,9 +63,9 @@ export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics, sh
       abort(reason);
     };
     // An overloaded gateway refuses the call before reading it; health answers whatever the load.
-    const overloaded = health ? undefined : shed?.();
+    const overloaded = isHealthCheck(service) ? undefined : shed?.();
     if (overloaded) {
-      const error = toConnectError(overloaded, domainForService(context.service.typeName), requestId);
+      const error = toConnectError(overloaded, domainForService(service), requestId);
       accessLine(error);
       throw error;
     }
@@ -94,21 +76,6 @@ export function requestGate(log: FastifyBaseLogger, metrics?: GatewayMetrics, sh
       throw context.signal.reason;
     }
   };
-}
-
-/** OpenTelemetry's RPC attributes: Connect is its own `rpc.system`; gRPC-Web is gRPC's. */
-function rpcAttributes(context: HandlerContext): Record<string, string> {
-  return {
-    'rpc.system': context.protocolName === 'connect' ? 'connect_rpc' : 'grpc',
-    'rpc.service': context.service.typeName,
-    'rpc.method': context.method.name,
-  };
-}
-
-/** gRPC's numeric status code; Connect's error code by its name (`not_found`), on errors only. */
-function statusAttributes(protocol: string, code: CodeNumber): Record<string, string | number | undefined> {
-  if (protocol !== 'connect') return { 'rpc.grpc.status_code': code };
-  return { 'rpc.connect_rpc.error_code': code === Code.OK ? undefined : codeName(code).toLowerCase().replace('cancelled', 'canceled') };
 }
 
 /** The handler context as ConnectRPC's handlers hold it: with the abort they call before writing an error. */

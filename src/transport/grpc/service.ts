@@ -1,8 +1,9 @@
 /**
- * The gRPC transport (gRPC, gRPC-Web and Connect, by ConnectRPC): one handler
- * per RPC of the contract. A served RPC turns its message into the same
- * operation REST builds and encodes the same v2 document as protobuf; an RPC
- * the gateway does not serve answers UNIMPLEMENTED.
+ * The contract's RPCs as gRPC answers, whichever server reads the call: one
+ * answer per RPC. A served RPC turns its message into the same operation REST
+ * builds and encodes the same v2 document as protobuf; an RPC the gateway does
+ * not serve answers UNIMPLEMENTED. Every failure is the ApiError REST would
+ * answer with; the server reading the call writes it as a gRPC status.
  */
 import { fromJson, type DescMethod, type DescMethodUnary, type JsonValue, type Message } from '@bufbuild/protobuf';
 import { ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
@@ -11,6 +12,7 @@ import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { finish, requestContext } from '../../operation/context.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
+import type { TraceSpan } from '../../observability/tracing.ts';
 import { bearer } from '../rest/auth.ts';
 import { grpcOperation } from './request.ts';
 import { handlerRan, REQUEST_ID, TRACE_SPAN } from './framework-errors.ts';
@@ -26,56 +28,94 @@ export interface GrpcOptions {
   /** Time one request may take in all; a shorter `grpc-timeout` from the caller wins. */
   budgetMs: number;
   debugHeaders: boolean;
-  log: FastifyBaseLogger;
 }
 
-type Answer = (message: Message, context: HandlerContext, requestId: string) => Promise<Message>;
+/** What an answer needs of the call, from whichever server read it. */
+export interface UnaryCall {
+  /** The `authorization` metadata, as sent. */
+  authorization: string | null | undefined;
+  /** The caller's deadline (`grpc-timeout`), if it sent one. */
+  timeoutMs: number | undefined;
+  /** Aborted when the caller cancels or goes away. */
+  signal: AbortSignal;
+  requestId: string;
+  span: TraceSpan | undefined;
+  /** Adds a response header (sent with the answer's headers). */
+  setHeader(name: string, value: string): void;
+}
 
-export function grpcRoutes(router: ConnectRouter, options: GrpcOptions): void {
-  for (const binding of options.bindings) {
+export interface UnaryMethod {
+  method: DescMethodUnary;
+  /** The response message; rejects with the ApiError to answer with (anything else is the gateway's own failure). */
+  answer(message: Message, call: UnaryCall): Promise<Message>;
+}
+
+/** Every unary RPC of the contract, served or not. */
+export function unaryMethods(options: GrpcOptions): UnaryMethod[] {
+  const served = options.bindings.map((binding): UnaryMethod => {
     const method = binding.method as DescMethodUnary;
-    register(router, method, options.log, async (message, context, requestId) => {
-      const timeoutMs = context.timeoutMs();
-      const ctx = requestContext({
-        authorization: bearer(context.requestHeader.get('authorization')),
-        requestId,
-        budgetMs: timeoutMs === undefined ? options.budgetMs : Math.min(options.budgetMs, timeoutMs),
-        callerSignal: context.signal,
-        trace: context.values.get(TRACE_SPAN),
-      });
+    return {
+      method,
+      async answer(message, call) {
+        const ctx = requestContext({
+          authorization: bearer(call.authorization),
+          requestId: call.requestId,
+          budgetMs: call.timeoutMs === undefined ? options.budgetMs : Math.min(options.budgetMs, call.timeoutMs),
+          callerSignal: call.signal,
+          trace: call.span,
+        });
+        try {
+          const document = await options.runner.execute(grpcOperation(binding, message), ctx);
+          if (options.debugHeaders) call.setHeader('x-v2gw-v1-calls', String(ctx.counter.v1Calls));
+          return fromJson(method.output, document as JsonValue);
+        } finally {
+          finish(ctx);
+        }
+      },
+    };
+  });
+  const unserved = options.unserved
+    .filter((method) => method.methodKind === 'unary')
+    .map((method): UnaryMethod => ({
+      method: method as DescMethodUnary,
+      async answer() {
+        const rpc = `${method.parent.typeName}.${method.name}`;
+        throw unimplemented(rpc, options.unservedReasons?.[rpc]);
+      },
+    }));
+  return [...served, ...unserved];
+}
+
+/** The failure an answer's error is written as; a failure that is no ApiError is logged (it is the gateway's own). */
+export function failureOf(error: unknown, rpc: string, requestId: string, log: FastifyBaseLogger): ApiError | ConnectError {
+  const failure = asApiError(error);
+  if (failure instanceof ConnectError) return failure;
+  if (!(error instanceof ApiError)) log.error({ err: error, reqId: requestId, rpc }, 'unhandled error');
+  else if (failure.httpStatus >= 500) log.warn({ reqId: requestId, rpc, code: failure.code, message: failure.message }, 'request failed');
+  return failure;
+}
+
+/** Registers every method on ConnectRPC's router (gRPC-Web, Connect, and gRPC calls the gateway's own server leaves to it). */
+export function grpcRoutes(router: ConnectRouter, methods: readonly UnaryMethod[], log: FastifyBaseLogger): void {
+  for (const { method, answer } of methods) {
+    const domain = domainForService(method.parent.typeName);
+    const rpc = `${method.parent.typeName}/${method.name}`;
+    router.rpc(method, async (message, context: HandlerContext) => {
+      handlerRan(context);
+      const requestId = context.values.get(REQUEST_ID);
       try {
-        const document = await options.runner.execute(grpcOperation(binding, message), ctx);
-        if (options.debugHeaders) context.responseHeader.set('x-v2gw-v1-calls', String(ctx.counter.v1Calls));
-        return fromJson(method.output, document as JsonValue);
-      } finally {
-        finish(ctx);
+        return await answer(message, {
+          authorization: context.requestHeader.get('authorization'),
+          timeoutMs: context.timeoutMs(),
+          signal: context.signal,
+          requestId,
+          span: context.values.get(TRACE_SPAN),
+          setHeader: (name, value) => context.responseHeader.set(name, value),
+        });
+      } catch (error) {
+        const failure = failureOf(error, rpc, requestId, log);
+        throw failure instanceof ConnectError ? failure : toConnectError(failure, domain, requestId);
       }
     });
   }
-  for (const method of options.unserved) {
-    if (method.methodKind !== 'unary') continue;
-    register(router, method as DescMethodUnary, options.log, async () => {
-      const rpc = `${method.parent.typeName}.${method.name}`;
-      throw unimplemented(rpc, options.unservedReasons?.[rpc]);
-    });
-  }
-}
-
-/** One RPC: every failure as the same status REST would give, with the request id the request gate assigned. */
-function register(router: ConnectRouter, method: DescMethodUnary, log: FastifyBaseLogger, answer: Answer): void {
-  const domain = domainForService(method.parent.typeName);
-  router.rpc(method, async (message, context: HandlerContext) => {
-    handlerRan(context);
-    const requestId = context.values.get(REQUEST_ID);
-    try {
-      return await answer(message, context, requestId);
-    } catch (error) {
-      const failure = asApiError(error);
-      if (failure instanceof ConnectError) throw failure;
-      const rpc = `${method.parent.typeName}/${method.name}`;
-      if (!(error instanceof ApiError)) log.error({ err: error, reqId: requestId, rpc }, 'unhandled error');
-      else if (failure.httpStatus >= 500) log.warn({ reqId: requestId, rpc, code: failure.code, message: failure.message }, 'request failed');
-      throw toConnectError(failure, domain, requestId);
-    }
-  });
 }

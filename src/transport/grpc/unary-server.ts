@@ -1,0 +1,193 @@
+/**
+ * The gateway's own server for the calls the real v2 clients make: unary gRPC
+ * (`application/grpc`, protobuf, uncompressed) over HTTP/2 to an RPC of the
+ * contract. It reads the one message, runs the RPC's answer, and writes the
+ * answer or a trailers-only status on the HTTP/2 stream itself.
+ *
+ * Why not leave these to ConnectRPC, which serves every other call (gRPC-Web,
+ * Connect, compressed messages, health, reflection)? A profile of GetGroup
+ * over gRPC: ConnectRPC's generic machinery (web Headers, async iterables,
+ * an AbortSignal per call, the compat response) cost ~200 µs of CPU per call
+ * on its own, more than the whole REST request. The unary gRPC wire protocol
+ * is small (envelope.ts), so the common call takes this path and anything
+ * unusual, decided from the headers before a byte of the body is read, takes
+ * ConnectRPC's. Both give the same statuses, details and access line.
+ */
+import type http2 from 'node:http2';
+import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
+import { ConnectError } from '@connectrpc/connect';
+import { ApiError, invalidField } from '../../aip/errors.ts';
+import { Code, type CodeNumber } from '../../rpc-status.ts';
+import { startCall, type CallObservers, type CallRecord } from './call.ts';
+import { frame, UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
+import { failureOf, type UnaryMethod } from './service.ts';
+import { domainForService, grpcStatusHeaders } from './status.ts';
+
+export interface UnaryServerOptions extends CallObservers {
+  methods: readonly UnaryMethod[];
+  /** The largest request message, in bytes. */
+  readMaxBytes: number;
+  /** The refusal for a call arriving now when the gateway is overloaded. */
+  shed?: (() => ApiError | undefined) | undefined;
+}
+
+/** Takes the request and returns true when it is a call this server answers; otherwise leaves it untouched. */
+export type UnaryServer = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => boolean;
+
+const GRPC_TYPES = new Set(['application/grpc', 'application/grpc+proto']);
+/** Compressed requests are read by ConnectRPC, which decodes these. */
+const ACCEPT_ENCODING = 'gzip,br';
+/** The codec named in full, as ConnectRPC answers too. */
+const ANSWER_TYPE = 'application/grpc+proto';
+const OK_TRAILERS = { 'grpc-status': '0' } as const;
+
+export function unaryServer(options: UnaryServerOptions): UnaryServer {
+  const byPath = new Map(options.methods.map((entry) => [`/${entry.method.parent.typeName}/${entry.method.name}`, entry]));
+  return (req, res) => {
+    if (req.httpVersionMajor !== 2 || req.method !== 'POST') return false;
+    const headers = req.headers;
+    const contentType = headers['content-type'];
+    if (contentType === undefined || !GRPC_TYPES.has(contentType)) return false;
+    const entry = byPath.get(req.url ?? '');
+    if (!entry) return false;
+    const encoding = headers['grpc-encoding'];
+    if (encoding !== undefined && encoding !== 'identity') return false;
+    const timeoutMs = headers['grpc-timeout'] === undefined ? undefined : grpcTimeoutMs(String(headers['grpc-timeout']));
+    if (timeoutMs === null) return false; // malformed: ConnectRPC's refusal says what is wrong
+    new UnaryCallOnStream(options, entry, req as Http2ServerRequest, res as Http2ServerResponse, timeoutMs).start();
+    return true;
+  };
+}
+
+const TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
+
+/** `grpc-timeout` in ms (at most 8 digits and a unit, per the gRPC spec); null when malformed. */
+export function grpcTimeoutMs(value: string): number | null {
+  const match = /^(\d{1,8})([HMSmun])$/.exec(value);
+  return match ? Number(match[1]) * TIMEOUT_UNIT_MS[match[2]!]! : null;
+}
+
+class UnaryCallOnStream {
+  readonly #options: UnaryServerOptions;
+  readonly #entry: UnaryMethod;
+  readonly #req: Http2ServerRequest;
+  readonly #res: Http2ServerResponse;
+  readonly #stream: http2.ServerHttp2Stream;
+  readonly #timeoutMs: number | undefined;
+  readonly #call: CallRecord;
+  readonly #domain: string;
+  readonly #caller = new AbortController();
+  #answered = false;
+  /** The RPC's answer is running: it ends the call itself, even when the caller has gone. */
+  #running = false;
+
+  constructor(options: UnaryServerOptions, entry: UnaryMethod, req: Http2ServerRequest, res: Http2ServerResponse, timeoutMs: number | undefined) {
+    this.#options = options;
+    this.#entry = entry;
+    this.#req = req;
+    this.#res = res;
+    this.#stream = req.stream;
+    this.#timeoutMs = timeoutMs;
+    const service = entry.method.parent.typeName;
+    const headers = req.headers;
+    this.#call = startCall(options, service, entry.method.name, 'grpc', (name) => headers[name]);
+    this.#domain = domainForService(service);
+  }
+
+  start(): void {
+    const overloaded = this.#options.shed?.();
+    if (overloaded) return this.#refuse(overloaded);
+    // A deadline already past (`grpc-timeout: 0n`): answered now, the body unread.
+    if (this.#timeoutMs !== undefined && this.#timeoutMs <= 0) return this.#refuse(new ApiError(Code.DEADLINE_EXCEEDED, 'the call\'s grpc-timeout had passed when it arrived'));
+    // The caller resetting the stream, or its connection going, before the answer: the RPC's signal.
+    this.#stream.once('close', () => {
+      if (this.#answered) return;
+      this.#caller.abort();
+      if (!this.#running) this.#fail(new ApiError(Code.CANCELLED, 'the caller cancelled the request'));
+    });
+    const reader = new UnaryRequestReader(this.#options.readMaxBytes);
+    const onData = (chunk: Buffer): void => {
+      const problem = reader.push(chunk);
+      if (problem) this.#refuse(envelopeError(problem));
+    };
+    this.#req.on('data', onData).once('end', () => {
+      this.#req.off('data', onData);
+      if (this.#answered) return;
+      const read = reader.end();
+      if ('kind' in read) return this.#refuse(envelopeError(read));
+      let message: Message;
+      try {
+        message = fromBinary(this.#entry.method.input, read.message);
+      } catch (error) {
+        return this.#refuse(invalidField('request', `the request message cannot be read: ${(error as Error).message}`));
+      }
+      void this.#run(message);
+    });
+  }
+
+  async #run(message: Message): Promise<void> {
+    this.#running = true;
+    const { requestId, rpc, span } = this.#call;
+    const headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': requestId, 'grpc-accept-encoding': ACCEPT_ENCODING };
+    let body: Buffer;
+    try {
+      const output = await this.#entry.answer(message, {
+        authorization: this.#req.headers.authorization,
+        timeoutMs: this.#timeoutMs,
+        signal: this.#caller.signal,
+        requestId,
+        span,
+        setHeader: (name, value) => {
+          headers[name] = value;
+        },
+      });
+      body = frame(toBinary(this.#entry.method.output, output));
+    } catch (error) {
+      const failure = failureOf(error, rpc, requestId, this.#options.log);
+      return this.#fail(failure instanceof ConnectError ? new ApiError(failure.code as number as CodeNumber, failure.rawMessage) : failure, headers);
+    }
+    if (!this.#claim()) return;
+    const stream = this.#stream;
+    // The compat response (Node made one for this stream) sends the trailers it holds when the stream asks for them.
+    this.#res.addTrailers(OK_TRAILERS);
+    stream.respond(headers, { waitForTrailers: true });
+    stream.end(body);
+    this.#call.end(Code.OK);
+  }
+
+  /** A call refused before its answer ran: the rest of the body is not read. */
+  #refuse(error: ApiError): void {
+    this.#fail(error);
+    this.#req.removeAllListeners('data').resume();
+  }
+
+  /** A trailers-only answer: the status in the headers, no message. */
+  #fail(error: ApiError, headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': this.#call.requestId }): void {
+    if (!this.#claim()) {
+      this.#call.end(error.code);
+      return;
+    }
+    this.#stream.respond({ ...headers, ...grpcStatusHeaders(error, this.#domain, this.#call.requestId) }, { endStream: true });
+    this.#call.end(error.code);
+  }
+
+  /** True once, for the one answer the call gets, while the stream can still take it. */
+  #claim(): boolean {
+    if (this.#answered) return false;
+    this.#answered = true;
+    return !this.#stream.destroyed && !this.#stream.headersSent;
+  }
+}
+
+function envelopeError(problem: EnvelopeProblem): ApiError {
+  switch (problem.kind) {
+    case 'cardinality':
+      return new ApiError(Code.UNIMPLEMENTED, problem.detail);
+    case 'too-large':
+      return new ApiError(Code.RESOURCE_EXHAUSTED, problem.detail);
+    case 'malformed':
+      return invalidField('request', `the request message cannot be read: ${problem.detail}`);
+  }
+}
