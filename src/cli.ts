@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, usage, type Config } from './config.ts';
 import { buildGateway } from './server.ts';
 import { startupSummary } from './startup.ts';
-import { startEmulator, type RunningEmulator } from './emulator/v1/index.ts';
+import type { RunningEmulator } from './emulator/v1/index.ts';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -35,7 +35,9 @@ async function main(): Promise<void> {
   const config = configOrExit();
   let emulator: RunningEmulator | undefined;
   // Translate mode without a v1 URL is the demo: an in-process v1 emulator. Native mode has no v1 at all.
+  // Imported only then: a gateway in front of a real v1 holds none of the emulator's code.
   if (config.mode === 'translate' && !config.v1Url) {
+    const { startEmulator } = await import('./emulator/v1/index.ts');
     emulator = await startEmulator({ seed: 'demo', port: 0, host: '127.0.0.1' });
   }
   const v1Url = config.mode === 'translate' ? (config.v1Url ?? emulator!.url) : undefined;

@@ -50,19 +50,19 @@ async function modulesLoaded(name: string, args: string[], cli = CLI): Promise<s
 const loads = (modules: string[], part: string) => modules.some((url) => url.includes(part));
 
 describe('modules loaded per mode', () => {
-  it('native mode on SQLite loads no v1 client, no pass-through, no undici, no PostgreSQL driver and no Swagger UI', async () => {
+  it('native mode on SQLite loads no v1 client, no pass-through, no undici, no PostgreSQL driver, no Swagger UI and no v1 emulator', async () => {
     const modules = await modulesLoaded('native', ['--mode', 'native']);
     expect(loads(modules, '/src/native/native-backend.ts')).toBe(true);
-    for (const part of ['/src/v1/client.ts', '/src/engine/v1-backend.ts', '/src/passthrough/', '/node_modules/@fastify/reply-from/', '/node_modules/undici/', '/node_modules/pg/', '/node_modules/swagger-ui-dist/']) {
+    for (const part of ['/src/v1/client.ts', '/src/engine/v1-backend.ts', '/src/passthrough/', '/node_modules/@fastify/reply-from/', '/node_modules/undici/', '/node_modules/pg/', '/node_modules/swagger-ui-dist/', '/src/emulator/']) {
       expect(loads(modules, part), part).toBe(false);
     }
   });
 
-  it('translate mode loads the v1 client and the pass-through, and no native backend, PostgreSQL driver or Swagger UI', async () => {
+  it('translate mode loads the v1 client and the pass-through, and no native backend, PostgreSQL driver, Swagger UI or v1 emulator (with a v1 to serve)', async () => {
     const modules = await modulesLoaded('translate', ['--v1-url', 'http://127.0.0.1:9']);
     expect(loads(modules, '/src/v1/client.ts')).toBe(true);
     expect(loads(modules, '/src/passthrough/plugin.ts')).toBe(true);
-    for (const part of ['/src/native/native-backend.ts', '/node_modules/pg/', '/node_modules/swagger-ui-dist/']) {
+    for (const part of ['/src/native/native-backend.ts', '/node_modules/pg/', '/node_modules/swagger-ui-dist/', '/src/emulator/']) {
       expect(loads(modules, part), part).toBe(false);
     }
   });
