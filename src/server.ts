@@ -218,8 +218,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
 
 /**
  * Each mode's backend is imported only in that mode: what the other needs stays unloaded, memory
- * included (translate mode's v1 client and caches, and the pass-through's @fastify/reply-from with
- * its own copy of undici, never load in native mode; the native backend never loads in translate mode).
+ * included (translate mode's v1 client and caches, the pass-through and undici never load in native
+ * mode; the native backend never loads in translate mode).
  */
 async function serve(config: GatewayConfig, registry: MappingRegistry, store: Store, metrics: GatewayMetrics): Promise<Serving> {
   if (config.mode === 'native') {

@@ -19,7 +19,7 @@ export class HeadersDeadlineError extends Error {
 
 type Callback = (error: Error | null, data: Dispatcher.ResponseData) => void;
 
-/** The part of undici's Dispatcher that @fastify/reply-from calls. */
+/** The part of undici's Dispatcher that the pass-through calls. */
 export interface Requester {
   request(options: Dispatcher.RequestOptions, callback: Callback): void;
 }

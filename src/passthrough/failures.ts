@@ -34,7 +34,7 @@ export function passThroughFailure(error: Error, request: FastifyRequest, timeou
   if (request.raw.destroyed && !request.raw.complete) {
     return new ApiError(Code.CANCELLED, 'the client closed the request before v1 answered');
   }
-  // @fastify/reply-from wraps what undici threw in its own error; the cause says what happened.
+  // An error that wraps what undici threw names it as its cause; the cause says what happened.
   const cause = (error as { cause?: unknown }).cause ?? error;
   if (cause instanceof HeadersDeadlineError || isSystemError(cause) || TRANSPORT_ERRORS.some((type) => cause instanceof type)) {
     return fromTransportError(cause, timeoutMs);

@@ -30,15 +30,16 @@ function withoutHopByHop(headers: Headers, alsoDrop: readonly string[]): Headers
   const drop = new Set([...HOP_BY_HOP, ...listedInConnection(headers), ...alsoDrop]);
   const kept: Headers = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !drop.has(name.toLowerCase())) kept[name] = value;
+    // `:method`, `:path`, `:authority`, …: HTTP/2's pseudo-headers belong to the client's stream.
+    if (value !== undefined && !drop.has(name.toLowerCase()) && !name.startsWith(':')) kept[name] = value;
   }
   return kept;
 }
 
 /**
  * The client's headers as v1 gets them. `expect` goes too: Node has already
- * answered `100 Continue` to the client, and undici refuses to send it.
- * `host` stays as the proxy library set it (v1's own authority).
+ * answered `100 Continue` to the client, and undici refuses to send it. So
+ * does `host`, the gateway's own authority: undici names v1's.
  *
  * `trace` is the context of the gateway's own span for this call, when it
  * made one: it replaces the client's `traceparent` and `tracestate`, so v1
@@ -46,8 +47,8 @@ function withoutHopByHop(headers: Headers, alsoDrop: readonly string[]): Headers
  * the client's pass through untouched, as every other header does.
  */
 export function requestHeadersForV1(headers: Headers, trace?: Readonly<Record<string, string>>): Headers {
-  if (!trace) return withoutHopByHop(headers, ['expect']);
-  return { ...withoutHopByHop(headers, ['expect', TRACEPARENT_HEADER, TRACESTATE_HEADER]), ...trace };
+  if (!trace) return withoutHopByHop(headers, ['expect', 'host']);
+  return { ...withoutHopByHop(headers, ['expect', 'host', TRACEPARENT_HEADER, TRACESTATE_HEADER]), ...trace };
 }
 
 /** v1's response headers as the client gets them. */

@@ -16,16 +16,22 @@ export function rawPath(url: string): string {
   return cut < 0 ? url : url.slice(0, cut);
 }
 
+/** A dot segment hidden behind escaped slashes (`a%2F..%2Fb`): a server that decodes before it resolves climbs it. */
+function hasEscapedDotSegment(path: string): boolean {
+  const unescaped = path.replace(/%2f/gi, '/').replace(/%5c/gi, '\\').replace(/%2e/gi, '.');
+  return unescaped.split(/[/\\]/).some((segment) => segment === '.' || segment === '..');
+}
+
 /**
- * Why a path cannot be forwarded unchanged, or undefined when it can. The
- * proxy library builds the upstream URL with the WHATWG URL parser, which
- * percent-encodes characters that are not allowed raw in a path (`"`, `{`,
- * `<`, …), turns `\` into `/` and resolves `.`, `..` and `%2e` segments.
- * Such a path is refused rather than forwarded altered; every path a v1
- * client builds passes. (A malformed escape such as `%zz` never gets here:
- * Fastify's router refuses it first.)
+ * Why a path cannot be forwarded unchanged, or undefined when it can. Whatever
+ * reads it on the way to v1 may parse it as a WHATWG URL, which percent-encodes
+ * characters that are not allowed raw in a path (`"`, `{`, `<`, …), turns `\`
+ * into `/` and resolves `.`, `..` and `%2e` segments, or decode escaped slashes
+ * first. Such a path is refused rather than sent to be read otherwise than the
+ * client wrote it; every path a v1 client builds passes. (A malformed escape
+ * such as `%zz` never gets here: Fastify's router refuses it first.)
  */
 export function unforwardablePath(path: string): string | undefined {
-  if (new URL(path, 'http://v1.invalid').pathname === path) return undefined;
+  if (new URL(path, 'http://v1.invalid').pathname === path && !hasEscapedDotSegment(path)) return undefined;
   return 'the path holds characters that must be percent-encoded, or dot segments';
 }

@@ -7,11 +7,13 @@
  * content-type parser hands the raw request stream on (the gateway's own one
  * reads and JSON-parses the body, under bodyLimit), and the v2 routes' bearer
  * check does not apply (v1 judges the Authorization header itself).
- * @fastify/reply-from does the forwarding, on an undici pool of its own.
+ * Each request is one `request` on an undici pool of its own, its body and
+ * v1's answer handed on as streams: no proxy library, whose own copy of undici
+ * would be memory held for the life of the process.
  */
-import replyFrom from '@fastify/reply-from';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { invalidField } from '../aip/errors.ts';
 import { withHeadersDeadline } from './deadline.ts';
 import { passThroughFailure } from './failures.ts';
@@ -28,7 +30,7 @@ export interface PassThroughOptions {
   timeoutMs: number;
 }
 
-/** Methods Fastify never hands a body to a parser for; reply-from cannot forward one either. */
+/** Methods Fastify never hands a body to a parser for, so none can be forwarded. */
 const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 
 function hasBody(request: FastifyRequest): boolean {
@@ -72,30 +74,38 @@ export async function v1PassThrough(app: FastifyInstance, options: PassThroughOp
   });
   app.addHook('onClose', () => pool.close());
 
-  // reply-from accepts any object with undici's `request`; its types name its own undici copy.
-  await app.register(replyFrom, { base: origin, undici: withHeadersDeadline(pool, options.timeoutMs) as never, disableRequestLogging: true });
+  const v1 = withHeadersDeadline(pool, options.timeoutMs);
+  const call = (request: Dispatcher.RequestOptions) =>
+    new Promise<Dispatcher.ResponseData>((resolve, reject) => v1.request(request, (error, data) => (error ? reject(error) : resolve(data))));
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = rawPath(request.raw.url ?? '/');
+    const target = request.raw.url ?? '/';
+    const path = rawPath(target);
     const problem = unforwardablePath(path);
     if (problem) throw invalidField('path', `${problem}; it cannot be forwarded to v1 unchanged`);
     if (BODYLESS.has(request.method) && hasBody(request)) {
       throw invalidField('body', `a ${request.method} request cannot carry a body through the v1 pass-through`);
     }
     const v1Call = traceV1Call(request, reply, originUrl, path);
-    return reply.from(path, {
-      rewriteRequestHeaders: (_request, headers) => requestHeadersForV1(headers, v1Call?.span.propagation),
-      rewriteHeaders: (headers) => responseHeadersForClient(headers),
-      // reply-from retries GETs that v1 answers 503, up to ten times by default; v1's answer is the client's.
-      retryDelay: () => null,
-      onError: (failed, { error }) => {
-        v1Call?.failed(error);
-        failed.send(passThroughFailure(error, request, options.timeoutMs));
-      },
-    });
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await call({
+        method: request.method as Dispatcher.HttpMethod,
+        // Path and query exactly as the client sent them.
+        path: target,
+        headers: requestHeadersForV1(request.headers, v1Call?.span.propagation),
+        // The content-type parser above handed the request stream on unread; sent as it arrives.
+        body: hasBody(request) ? (request.body as Readable) : null,
+      });
+    } catch (error) {
+      v1Call?.failed(error);
+      throw passThroughFailure(error as Error, request, options.timeoutMs);
+    }
+    // v1's answer is the client's, whatever its status: never retried, streamed as it arrives.
+    return reply.code(answer.statusCode).headers(responseHeadersForClient(answer.headers)).send(answer.body);
   };
   for (const service of V1_SERVICES) app.all(`/${service}/v1/*`, forward);
 }

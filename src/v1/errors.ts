@@ -161,8 +161,7 @@ export function tooLarge(status: number, maxBytes: number): ApiError {
 
 /**
  * undici's errors are told by their `code`, not by class: this module is loaded in native mode too
- * (the mappings read v1 rows with it), where undici itself is not, and the codes are the same in
- * every copy of undici (the pass-through's @fastify/reply-from brings its own).
+ * (the mappings read v1 rows with it), where undici itself is not.
  */
 const UNDICI = {
   socket: 'UND_ERR_SOCKET',
