@@ -8,7 +8,8 @@
  * bound.
  */
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { growingLru } from './growing-lru.ts';
 import type { Json } from './shape.ts';
 
 /** A row v1 said does not exist, cached like a found one so misses cost no repeated calls. */
@@ -30,7 +31,7 @@ export class HydrationCache {
   constructor(options: HydrationCacheOptions) {
     this.#onLookup = options.onLookup;
     if (options.ttlMs <= 0) return;
-    this.#rows = new LRUCache({ max: options.maxEntries ?? 10_000, ttl: options.ttlMs });
+    this.#rows = growingLru(options.maxEntries ?? 10_000, options.ttlMs);
   }
 
   /** What the cache knows of one row for this caller: the row, null when v1 had none, undefined when unknown. */

@@ -5,8 +5,8 @@
  * write; one first met in a v1 answer gets the time it was first seen, kept
  * stable from then on. v1's own value always wins where v1 has one.
  */
-import { LRUCache } from 'lru-cache';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
+import { growingLru } from './growing-lru.ts';
 import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { getPath, type Json } from './shape.ts';
 
@@ -32,7 +32,7 @@ export class KeptTimes {
   readonly #store: TimestampStore | undefined;
   readonly #now: () => number;
   readonly #lastSweep = new Map<string, number>();
-  readonly #cache = new LRUCache<string, ResourceTimes>({ max: CACHE_ENTRIES, ttl: CACHE_TTL_MS });
+  readonly #cache = growingLru<string, ResourceTimes>(CACHE_ENTRIES, CACHE_TTL_MS);
   readonly #onLookup: ((hits: number, misses: number) => void) | undefined;
 
   constructor(store: TimestampStore | undefined, now: () => number = Date.now, onLookup?: (hits: number, misses: number) => void) {
