@@ -6,6 +6,7 @@
  * gateway never holds more of one answer than the cap.
  */
 import { Pool, interceptors, type Dispatcher } from 'undici';
+import { callSignal } from './call-signal.ts';
 import { readRetryPolicy } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
 import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
@@ -97,9 +98,16 @@ export class V1Client {
 
   async #call<T>(call: V1Call, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     if (scope) scope.counter.v1Calls++;
-    const own = AbortSignal.timeout(this.#timeoutMs);
     // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
-    const signal = scope?.signal ? AbortSignal.any([own, scope.signal]) : own;
+    const { signal, release } = callSignal(this.#timeoutMs, scope?.signal);
+    try {
+      return await this.#exchange<T>(call, signal, scope, answered, propagation);
+    } finally {
+      release();
+    }
+  }
+
+  async #exchange<T>(call: V1Call, signal: AbortSignal, scope: CallScope | undefined, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     const headers: Record<string, string> = { ...propagation, authorization: call.authorization, accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
