@@ -18,13 +18,6 @@ export const REDACTED_PATHS = [
   'authorization',
 ];
 
-/**
- * What the access line redacts. Its shape is fixed (request, status, time) and its request
- * serializer already censors credential headers, so the guard is kept for those paths but
- * not the wildcards, which cloned every key of every line: 3% of a Get's CPU.
- */
-const ACCESS_LINE_REDACTED_PATHS = REDACTED_PATHS.filter((path) => path.startsWith('req.headers'));
-
 const LOGGED_HEADERS = [
   'host', 'user-agent', 'content-type', 'content-length', 'x-request-id', 'x-forwarded-for',
   'authorization', 'cookie', 'proxy-authorization', 'x-api-key',
@@ -95,7 +88,12 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
   return pino(loggerOptions(level), stream ?? bufferedStdout());
 }
 
-/** The logger for access lines (one per request), with the narrower redaction above. */
+/**
+ * The logger for access lines (one per request): no path redaction. A line's shape is fixed
+ * (request, status, time) and its only credentials, the request's headers, are censored by the
+ * request serializer (loggedHeaders) before pino sees them. Redaction by path cloned every line's
+ * request on top: 2.4% of a Get's CPU in a profile.
+ */
 export function accessLogger(log: Logger): Logger {
-  return log.child({}, { redact: { paths: ACCESS_LINE_REDACTED_PATHS, censor: '[REDACTED]' } });
+  return log.child({}, { redact: [] });
 }

@@ -27,20 +27,24 @@ export function routeLabel(request: FastifyRequest): string {
 export function observeHttp(app: FastifyInstance, metrics: GatewayMetrics): void {
   app.decorateRequest('routeTemplate', undefined);
   app.decorateRequest('endActive', undefined);
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: no promise per hook on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.endActive = metrics.httpStarted();
+    done();
   });
   // A caller that leaves before its answer ends the request too.
-  app.addHook('onRequestAbort', async (request) => {
+  app.addHook('onRequestAbort', (request, done) => {
     request.endActive?.();
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.endActive?.();
     metrics.httpServer(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
     if (request.routeTemplate) {
       if (reply.statusCode === 429) metrics.refusedIfLimited(Code.RESOURCE_EXHAUSTED);
       else if (reply.statusCode === 503) metrics.refusedIfLimited(Code.UNAVAILABLE);
     }
+    done();
   });
 }
 

@@ -120,7 +120,8 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
   const candidates = routeIndex(table);
 
   app.decorateRequest('v2gw', null as unknown as RequestContext);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks (a throw is the request's error): no promise per hook on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     const authorization = requireBearer(request);
     // A response closed before it finished means the caller went away: cancel what the request still has under way.
     const caller = new AbortController();
@@ -128,13 +129,16 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
       if (!reply.raw.writableFinished) caller.abort();
     });
     request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
+    done();
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (request.v2gw) finish(request.v2gw);
+    done();
   });
   if (options.debugHeaders) {
-    app.addHook('onSend', async (request, reply: FastifyReply) => {
+    app.addHook('onSend', (request, reply: FastifyReply, _payload, done) => {
       if (request.v2gw) reply.header('x-v2gw-v1-calls', String(request.v2gw.counter.v1Calls));
+      done();
     });
   }
 
