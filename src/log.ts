@@ -2,7 +2,8 @@
  * Logging: pino, with secrets redacted by path before anything is written.
  * Only an allowlist of request headers is logged, so an unforeseen secret
  * header never is; credential headers stay on the list so an operator can see
- * one was sent, and pino's redaction censors their values.
+ * one was sent, and the request serializer censors their values (pino's
+ * redaction by path is a second guard on every line but the access line).
  */
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
