@@ -179,6 +179,8 @@ describe('deadlines and cancellation', () => {
       setTimeout(() => controller.abort(), 50);
       expect((await call).code).toBe(1);
       await eventually(() => v1.abandoned() > before, 2000);
+      // The call the caller left still gets its access line, as CANCELLED.
+      await eventually(() => patient.logs.some((line) => line.includes('"msg":"request"') && line.includes('GroupsService/GetGroup') && line.includes('"code":1,')), 2000);
 
       const restBefore = v1.abandoned();
       const gone = new AbortController();

@@ -148,13 +148,7 @@ class UnaryCallOnStream {
       const failure = failureOf(error, rpc, requestId, this.#options.log);
       return this.#fail(failure instanceof ConnectError ? new ApiError(failure.code as number as CodeNumber, failure.rawMessage) : failure, headers);
     }
-    if (!this.#claim()) return;
-    const stream = this.#stream;
-    // The compat response (Node made one for this stream) sends the trailers it holds when the stream asks for them.
-    this.#res.addTrailers(OK_TRAILERS);
-    stream.respond(headers, { waitForTrailers: true });
-    stream.end(body);
-    this.#call.end(Code.OK);
+    this.#send(headers, body, Code.OK);
   }
 
   /** A call refused before its answer ran: the rest of the body is not read. */
@@ -165,19 +159,32 @@ class UnaryCallOnStream {
 
   /** A trailers-only answer: the status in the headers, no message. */
   #fail(error: ApiError, headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': this.#call.requestId }): void {
-    if (!this.#claim()) {
-      this.#call.end(error.code);
-      return;
-    }
-    this.#stream.respond({ ...headers, ...grpcStatusHeaders(error, this.#domain, this.#call.requestId) }, { endStream: true });
-    this.#call.end(error.code);
+    if (this.#answered) return;
+    this.#send({ ...headers, ...grpcStatusHeaders(error, this.#domain, this.#call.requestId) }, undefined, error.code);
   }
 
-  /** True once, for the one answer the call gets, while the stream can still take it. */
-  #claim(): boolean {
-    if (this.#answered) return false;
+  /** Writes the call's one answer, a message or (none) a trailers-only status, and records how the call ended. */
+  #send(headers: OutgoingHttpHeaders, message: Buffer | undefined, code: CodeNumber): void {
+    if (this.#answered) return;
     this.#answered = true;
-    return !this.#stream.destroyed && !this.#stream.headersSent;
+    const stream = this.#stream;
+    // The caller gone (its stream reset, its session closed): nothing can be written; an answer it never got is CANCELLED.
+    const gone = (): void => this.#call.end(code === Code.OK ? Code.CANCELLED : code);
+    if (stream.destroyed || stream.closed || stream.headersSent) return gone();
+    try {
+      if (message) {
+        // The compat response (Node made one for this stream) sends the trailers it holds when the stream asks for them.
+        this.#res.addTrailers(OK_TRAILERS);
+        stream.respond(headers, { waitForTrailers: true });
+        stream.end(message);
+      } else {
+        stream.respond(headers, { endStream: true });
+      }
+    } catch {
+      // Closed between the check and the write (HTTP/2 throws then): the caller is gone all the same.
+      return gone();
+    }
+    this.#call.end(code);
   }
 }
 
