@@ -31,7 +31,7 @@ import { seedNative } from './lib/native-seed.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
 import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
-import { startEmulator, startFloor, startGateway, type Server } from './lib/stack.ts';
+import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
 import { failureCount, type Summary } from './lib/stats.ts';
 import { grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcSettings, type RestLoader } from './lib/targets.ts';
 import { walk, type Walked } from './lib/walk.ts';
@@ -201,10 +201,14 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     const grpcGateway = withGrpc ? await startGateway('gateway-grpc', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, launch: server }) : undefined;
     if (grpcGateway) started.push(grpcGateway);
     const scenario = scenarioFor(key, emulator.org, emulator.group);
+    const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, server) : undefined;
+    if (grpcFloor) started.push(grpcFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     await probeUrl('direct v1', `${emulator.url}${scenario.v1.path}`, scenario.v1.check);
     await probeRest('gateway REST', gateway.url, scenario);
     if (grpcGateway) await probeGrpc('gateway gRPC', grpcGateway.url, scenario, grpcSettings(1));
+    // The gRPC floor's message is v1's bytes in a field no response has: checked only for answering OK.
+    if (grpcFloor) await probeGrpc('gRPC floor', grpcFloor.url, { ...scenario, check: () => undefined }, grpcSettings(1));
     const closers: Array<() => void> = [];
     const targets = (connections: number): Target[] => {
       const list: Target[] = [
@@ -212,14 +216,15 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
         urlTarget('direct v1', 'v1', `${emulator.url}${scenario.v1.path}`, connections, restLoader),
         restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
       ];
-      if (grpcGateway) {
-        const grpc = grpcTarget('gateway gRPC', 'gateway-grpc', grpcGateway.url, scenario, grpcSettings(connections));
+      for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway]] as const) {
+        if (!running) continue;
+        const grpc = grpcTarget(label, proc, running.url, scenario, grpcSettings(connections));
         closers.push(grpc.close);
         list.push(grpc);
       }
       return list;
     };
-    const processes: Record<string, Server> = { floor, gateway, ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}) };
+    const processes: Record<string, Server> = { floor, gateway, ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
     const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
@@ -291,6 +296,12 @@ async function nativePart(): Promise<Record<ScenarioKey, Measured>> {
 
 // ---- the table ---------------------------------------------------------------
 
+/** Gateway target and process, each beside the floor (target, process) of its own protocol. */
+const PROTOCOL_PAIRS = [
+  ['gateway REST', 'gateway', 'floor', 'floor'],
+  ['gateway gRPC', 'gateway-grpc', 'floor gRPC', 'floor-grpc'],
+] as const;
+
 interface Results {
   get?: Measured;
   list?: Measured;
@@ -306,27 +317,30 @@ function goals(r: Results): Goal[] {
   if (r.get) {
     const g = r.get.load;
     const floor = g[`${c} floor`]!;
-    for (const [label, proc] of [['gateway REST', 'gateway'], ['gateway gRPC', 'gateway-grpc']] as const) {
+    // Each protocol against the floor of its own protocol: gRPC's costs its client and HTTP/2 more than HTTP/1.1's.
+    for (const [label, proc, floorLabel, floorProc] of PROTOCOL_PAIRS) {
       const m = g[`${c} ${label}`];
-      if (!m) continue;
-      out.push(atLeastTimes(`Get ${c}, ${label}: req/s`, m.reqPerSec, floor.reqPerSec, 0.75, units.reqPerSec, 'floor'));
-      out.push(reported(`Get ${c}, ${label}: CPU per request`, units.us(m.cpuUsPerReq[proc]!), `floor ${units.us(floor.cpuUsPerReq.floor!)}`, units.times(m.cpuUsPerReq[proc]! / floor.cpuUsPerReq.floor!)));
+      const f = g[`${c} ${floorLabel}`];
+      if (!m || !f) continue;
+      out.push(atLeastTimes(`Get ${c}, ${label}: req/s`, m.reqPerSec, f.reqPerSec, 0.75, units.reqPerSec, floorLabel));
+      out.push(reported(`Get ${c}, ${label}: CPU per request`, units.us(m.cpuUsPerReq[proc]!), `${floorLabel} ${units.us(f.cpuUsPerReq[floorProc]!)}`, units.times(m.cpuUsPerReq[proc]! / f.cpuUsPerReq[floorProc]!)));
     }
+    const grpcFloor = g[`${c} floor gRPC`];
+    if (grpcFloor) out.push(reported(`Get ${c}, floor gRPC: req/s (CPU per request)`, `${units.reqPerSec(grpcFloor.reqPerSec)} (${units.us(grpcFloor.cpuUsPerReq['floor-grpc']!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(grpcFloor.reqPerSec / floor.reqPerSec)));
     const direct = g[`${c} direct v1`]!;
     out.push(reported(`Get ${c}, direct v1: req/s (CPU per request)`, `${units.reqPerSec(direct.reqPerSec)} (${units.us(direct.cpuUsPerReq.v1!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(direct.reqPerSec / floor.reqPerSec)));
-    const floor1 = g['c=1 floor'];
-    for (const label of ['gateway REST', 'gateway gRPC']) {
+    for (const [label, , floorLabel] of PROTOCOL_PAIRS) {
       const m = g[`c=1 ${label}`];
+      const floor1 = g[`c=1 ${floorLabel}`];
       if (!m || !floor1) continue;
-      out.push(atMost(`Get c=1, ${label}: p50 added over the floor`, (m.p50Ms - floor1.p50Ms) * 1000, 100, units.us, `floor p50 ${units.us(floor1.p50Ms * 1000)}`));
+      out.push(atMost(`Get c=1, ${label}: p50 added over the ${floorLabel}`, (m.p50Ms - floor1.p50Ms) * 1000, 100, units.us, `${floorLabel} p50 ${units.us(floor1.p50Ms * 1000)}`));
     }
   }
   for (const [m, what] of [[r.list, 'v1 sends times'], [r.listOmit, 'v1 omits times']] as const) {
     if (!m) continue;
-    const floorCpu = cpu(m, `${c} floor`, 'floor');
-    for (const [label, proc] of [['gateway REST', 'gateway'], ['gateway gRPC', 'gateway-grpc']] as const) {
-      if (!m.load[`${c} ${label}`]) continue;
-      out.push(atMostTimes(`List page of 50 of ${settings.groups} (${what}), ${label}: CPU per page`, cpu(m, `${c} ${label}`, proc), floorCpu, 2, units.us, 'floor forwarding the whole list'));
+    for (const [label, proc, floorLabel, floorProc] of PROTOCOL_PAIRS) {
+      if (!m.load[`${c} ${label}`] || !m.load[`${c} ${floorLabel}`]) continue;
+      out.push(atMostTimes(`List page of 50 of ${settings.groups} (${what}), ${label}: CPU per page`, cpu(m, `${c} ${label}`, proc), cpu(m, `${c} ${floorLabel}`, floorProc), 2, units.us, `${floorLabel} forwarding the whole list`));
     }
     const rest = m.load[`${c} gateway REST`]!;
     const direct = m.load[`${c} direct v1`]!;
@@ -356,7 +370,8 @@ function goals(r: Results): Goal[] {
     const floorPeak = m?.after.floor?.peakBytes;
     if (floorPeak === undefined) continue;
     if (m?.after.gateway) out.push(peakAtMostFloor(`RSS peak, ${what} ${c}, translate REST`, m.after.gateway.peakBytes, floorPeak));
-    if (m?.after['gateway-grpc']) out.push(peakAtMostFloor(`RSS peak, ${what} ${c}, translate gRPC`, m.after['gateway-grpc'].peakBytes, floorPeak));
+    const grpcFloorPeak = m?.after['floor-grpc']?.peakBytes;
+    if (m?.after['gateway-grpc'] && grpcFloorPeak !== undefined) out.push(peakAtMostFloor(`RSS peak, ${what} ${c}, translate gRPC`, m.after['gateway-grpc'].peakBytes, grpcFloorPeak, 'floor gRPC'));
     if (native) out.push(peakAtMostFloor(`RSS peak, ${what} ${c}, native (SQLite) REST`, native.after['gateway-native']!.peakBytes, floorPeak));
   }
   return out;

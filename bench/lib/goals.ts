@@ -51,8 +51,8 @@ export const units = {
 };
 
 /** Peak RSS no higher than the floor's under the same load. */
-export function peakAtMostFloor(figure: string, peak: number, floorPeak: number): Goal {
-  return { figure, value: mib(peak), anchor: `floor ${mib(floorPeak)}`, ratio: x(peak / floorPeak), target: '≤ floor', met: finite(peak, floorPeak) ? peak <= floorPeak : undefined };
+export function peakAtMostFloor(figure: string, peak: number, floorPeak: number, floorLabel = 'floor'): Goal {
+  return { figure, value: mib(peak), anchor: `${floorLabel} ${mib(floorPeak)}`, ratio: x(peak / floorPeak), target: '≤ floor', met: finite(peak, floorPeak) ? peak <= floorPeak : undefined };
 }
 
 export function goalsTable(goals: Goal[]): string {

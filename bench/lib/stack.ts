@@ -61,6 +61,12 @@ export async function startGateway(name: string, v1Url: string | undefined, opti
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
+/** The gRPC floor (bench/grpc-floor-process.ts): each unary call answered with the one v1 call at `v1Path`. */
+export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, launch?: Launch): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript('bench/grpc-floor-process.ts'), ['--v1-url', v1Url, '--v1-path', v1Path], launch ? { launch } : {});
+  return { child, url: requireLoopback(name, child.ready.url) };
+}
+
 /** The raw pass-through floor on `v1Url`, built as the gateway is, so neither carries the type stripper. */
 export async function startFloor(name: string, v1Url: string, launch?: Launch): Promise<Server> {
   const child = await startChild<{ url: string }>(name, builtScript('bench/floor-process.ts'), ['--v1-url', v1Url], launch ? { launch } : {});
