@@ -7,6 +7,7 @@
 import { compareValues } from './compare.ts';
 import type { OrderKey } from './order-by.ts';
 import type { PageCursor } from './page-token.ts';
+import { TopK } from './top-k.ts';
 
 export interface WindowRequest {
   order: readonly OrderKey[];
@@ -47,9 +48,12 @@ export interface Keyed<T> {
 
 /** The rows sorted by the order, each with its key: what a window is cut from. */
 export function orderRows<T>(rows: readonly T[], order: readonly OrderKey[], read: ReadField<T>): Keyed<T>[] {
-  const keyed = rows.map((row) => ({ row, key: sortKey(row, order, read) }));
-  keyed.sort((x, y) => compareKeys(x.key, y.key, order));
-  return keyed;
+  return sortKeyed(rows.map((row) => ({ row, key: sortKey(row, order, read) })), order);
+}
+
+/** Puts keyed rows in order, in place; rows with equal keys keep their places (the sort is stable). */
+export function sortKeyed<K extends { key: unknown[] }>(keyed: K[], order: readonly OrderKey[]): K[] {
+  return keyed.sort((x, y) => compareKeys(x.key, y.key, order));
 }
 
 export function windowRows<T>(rows: readonly T[], request: WindowRequest, read: ReadField<T>): Window<T> {
@@ -74,6 +78,34 @@ export function windowOrdered<T>(keyed: readonly Keyed<T>[], request: WindowRequ
   const window: Window<T> = { page: slice.map((k) => k.row), total: keyed.length, skipped };
   if (end < keyed.length && slice.length > 0) {
     window.next = { after: slice[slice.length - 1]!.key, skipped };
+  }
+  return window;
+}
+
+/**
+ * The window windowOrdered cuts from the rows once sorted, taken from the rows
+ * in any order without sorting them: the rows after the cursor are counted and
+ * only the first `skip + pageSize` of them kept (top-k.ts), then put in order.
+ * Rows with equal keys keep their input order, as the stable sort keeps them,
+ * so the two agree row for row. The page holds the keyed entries themselves,
+ * so a caller can carry more than the row in them.
+ */
+export function windowUnordered<K extends { key: unknown[] }>(keyed: readonly K[], request: WindowRequest): Window<K> {
+  const { order, skip, pageSize } = request;
+  const after = request.cursor?.after;
+  const cut = after && after.length === order.length ? after : undefined;
+  const first = new TopK(Math.min(skip + pageSize, keyed.length), (a, b) => compareKeys(keyed[a]!.key, keyed[b]!.key, order) || a - b);
+  let remaining = 0;
+  for (let i = 0; i < keyed.length; i++) {
+    if (cut && compareKeys(keyed[i]!.key, cut, order) <= 0) continue;
+    remaining++;
+    first.offer(i);
+  }
+  const page = first.sorted().slice(skip).map((i) => keyed[i]!);
+  const skipped = (request.cursor?.skipped ?? 0) + skip;
+  const window: Window<K> = { page, total: keyed.length, skipped };
+  if (skip + pageSize < remaining && page.length > 0) {
+    window.next = { after: page[page.length - 1]!.key, skipped };
   }
   return window;
 }

@@ -24,8 +24,16 @@ const CACHE_ENTRIES = 50_000;
 
 type Kept = [key: string, spec: FieldSpec & { kept: 'createTime' | 'updateTime' }];
 
-function keptFields(mapping: ResourceMapping): Kept[] {
-  return Object.entries(mapping.fields).filter((entry): entry is Kept => entry[1].kept !== undefined);
+/** Each mapping's kept fields, listed once rather than once per row. */
+const KEPT = new WeakMap<ResourceMapping, readonly Kept[]>();
+
+function keptFields(mapping: ResourceMapping): readonly Kept[] {
+  let kept = KEPT.get(mapping);
+  if (!kept) {
+    kept = Object.entries(mapping.fields).filter((entry): entry is Kept => entry[1].kept !== undefined);
+    KEPT.set(mapping, kept);
+  }
+  return kept;
 }
 
 export class KeptTimes {
@@ -108,9 +116,17 @@ function cacheKey(kind: string, uid: string): string {
 export function applyKeptTimes(mapping: ResourceMapping, v2: Json, times: ResourceTimes | undefined): Json {
   if (!times) return v2;
   for (const [key, spec] of keptFields(mapping)) {
-    if (key in v2 && isBlank(v2[key])) v2[key] = times[spec.kept];
+    if (key in v2) v2[key] = withKeptTime(spec, v2[key], times);
   }
   return v2;
+}
+
+/**
+ * One rendered field's value with its kept time where it shows none: applyKeptTimes for one
+ * field (undefined is a field left out of the document, which stays out).
+ */
+export function withKeptTime(spec: FieldSpec, value: unknown, times: ResourceTimes | undefined): unknown {
+  return spec.kept && times && value !== undefined && isBlank(value) ? times[spec.kept] : value;
 }
 
 function isBlank(value: unknown): boolean {

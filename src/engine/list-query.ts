@@ -13,6 +13,7 @@ import { isChildOf, isDescendantOf, isInRoot, isUidp } from '../uidp.ts';
 import { toMillisTimestamp } from '../aip/time.ts';
 import type { FilterSpec, ResourceMapping } from './mapping.ts';
 import { getPath, type Json } from './shape.ts';
+import type { ReadField } from '../aip/list-window.ts';
 import type { QueryValue } from '../v1/client.ts';
 
 type FilterValue = string | boolean | string[];
@@ -26,7 +27,11 @@ export interface ParsedFilters {
   /** Some filter is one the gateway applies itself, beyond what v1 was asked. */
   localOnly: boolean;
   matches: (row: Json) => boolean;
+  /** `matches` over any form of row, each v2 path read by `read`: a list tests v1 rows without rendering them. */
+  matchesWith: <R>(row: R, read: ReadField<R>) => boolean;
 }
+
+type Test = <R>(row: R, read: ReadField<R>) => boolean;
 
 const TRUE = /^(1|t|T|TRUE|true|True)$/;
 const FALSE = /^(0|f|F|FALSE|false|False)$/;
@@ -72,31 +77,33 @@ function texts(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-function predicate(spec: FilterSpec, value: FilterValue): ((row: Json) => boolean) | undefined {
+function predicate(spec: FilterSpec, value: FilterValue): Test | undefined {
   if (spec.op === 'contains') {
     const needle = String(value).toLowerCase();
     const paths = spec.anyOf ?? (spec.field ? [spec.field] : []);
-    return (row) => paths.some((path) => texts(getPath(row, path)).some((t) => t.toLowerCase().includes(needle)));
+    return (row, read) => paths.some((path) => texts(read(row, path)).some((t) => t.toLowerCase().includes(needle)));
   }
   const field = spec.field;
   if (field === undefined || spec.op === 'flag') return undefined;
-  const read = (row: Json) => getPath(row, field);
   switch (spec.op) {
-    case 'eq': return (row) => read(row) === value;
-    case 'in': return (row) => (value as string[]).includes(read(row) as string);
-    case 'descendantOf': return (row) => isDescendantOf(String(read(row)), value as string);
-    case 'childOf': return (row) => isChildOf(String(read(row)), value as string);
-    case 'ancestorOf': return (row) => isDescendantOf(value as string, String(read(row)));
-    case 'inRoot': return (row) => isInRoot(String(read(row))) === value;
+    case 'eq': return (row, read) => read(row, field) === value;
+    case 'in': return (row, read) => (value as string[]).includes(read(row, field) as string);
+    case 'descendantOf': return (row, read) => isDescendantOf(String(read(row, field)), value as string);
+    case 'childOf': return (row, read) => isChildOf(String(read(row, field)), value as string);
+    case 'ancestorOf': return (row, read) => isDescendantOf(value as string, String(read(row, field)));
+    case 'inRoot': return (row, read) => isInRoot(String(read(row, field))) === value;
     // Timestamps render as RFC 3339 with milliseconds in UTC, so text order is time order.
-    case 'since': return (row) => typeof read(row) === 'string' && (read(row) as string) >= (value as string);
+    case 'since': return (row, read) => {
+      const time = read(row, field);
+      return typeof time === 'string' && time >= (value as string);
+    };
   }
 }
 
 export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedFilters {
   const canonical: Record<string, FilterValue> = {};
   const v1Query: Record<string, QueryValue> = {};
-  const tests: ((row: Json) => boolean)[] = [];
+  const tests: Test[] = [];
   const fields: string[] = [];
   let localOnly = false;
   for (const [name, spec] of Object.entries(mapping.filters)) {
@@ -120,7 +127,11 @@ export function parseFilters(mapping: ResourceMapping, query: RawQuery): ParsedF
   for (const [name, spec] of Object.entries(mapping.filters)) {
     if (spec.op === 'flag' && spec.v1Inverted && spec.v1 && !(name in canonical)) v1Query[spec.v1] = 'true';
   }
-  return { canonical, v1Query, fields, localOnly, matches: (row) => tests.every((t) => t(row)) };
+  const matchesWith = <R>(row: R, read: ReadField<R>): boolean => {
+    for (const test of tests) if (!test(row, read)) return false;
+    return true;
+  };
+  return { canonical, v1Query, fields, localOnly, matches: (row) => matchesWith(row, getPath), matchesWith };
 }
 
 /** Everything a List request asks, read and checked once for either backend. */

@@ -5,7 +5,7 @@
  */
 import { ApiError, invalidField, notFound } from '../aip/errors.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
-import { orderRows, windowOrdered, type Keyed } from '../aip/list-window.ts';
+import { sortKey, windowOrdered, windowUnordered, type Keyed, type ReadField } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import type { PageCursor } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
@@ -19,12 +19,12 @@ import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
 import { hydrate, IDS_PER_CALL } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { WalkCache } from './walk-cache.ts';
-import { applyKeptTimes, KeptTimes } from './kept-times.ts';
+import { applyKeptTimes, KeptTimes, withKeptTime } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
-import type { ResourceMapping } from './mapping.ts';
+import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
-  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json,
+  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, v2PathReader, validationScope, writeV1Path, type Json,
 } from './shape.ts';
 import { validate } from './validate.ts';
 
@@ -81,20 +81,22 @@ export class V1Backend implements BackendPort {
     }
     const all = await this.#listV1(mapping, filters.v1Query, ctx);
     const uidKey = v1UidKey(mapping);
+    const paths = [...filters.fields, ...order.map((k) => k.field)];
     if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
     const times = await this.#times.forRows(mapping, all, uidKey);
 
-    // Every v1 row is rendered only as far as filtering and ordering need; the page alone is rendered in full.
-    const keyFields = fieldsFor(mapping, [...filters.fields, ...order.map((k) => k.field)]);
-    const rows = all
-      .map((v1) => ({ v1, v2: applyKeptTimes(mapping, renderV2(keyFields, v1), times?.get(String(v1[uidKey]))) }))
-      .filter((row) => filters.matches(row.v2));
-    const ordered = orderRows(rows, order, (row, field) => getPath(row.v2, field));
-    const window = windowOrdered(ordered, { order, pageSize: params.pageSize, skip: params.skip, cursor });
-    if (window.next && mapping.v1.idsParam) {
-      this.#walks.set(mapping.name, fingerprint, ctx.authorization, ordered.map(({ row, key }) => ({ row: String(row.v1[uidKey]), key })));
+    // Filters and order read the few fields they need straight off the v1 rows; the page alone is rendered,
+    // and it is selected without sorting every row (windowUnordered).
+    const read = v2Reader(mapping, paths, times, uidKey);
+    const keyed: ListedRow[] = [];
+    for (let at = 0; at < all.length; at++) {
+      const v1 = all[at]!;
+      if (filters.matchesWith(v1, read)) keyed.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
     }
-    const page = await this.#renderHydrated(mapping, window.page.map((row) => row.v1), ctx, times);
+    const window = windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor });
+    // Kept in v1's order; the walk's first later page sorts it.
+    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, keyed, order);
+    const page = await this.#renderHydrated(mapping, window.page.map((row) => all[row.at]!), ctx, times);
 
     return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }
@@ -121,7 +123,7 @@ export class V1Backend implements BackendPort {
     let position = cursor ? positionFrom(cursor) : { token: '', index: 0 };
     let toSkip = params.skip;
     const skipped = (cursor?.skipped ?? 0) + params.skip;
-    const keyFields = fieldsFor(mapping, filters.fields);
+    const read = v2Reader(mapping, filters.fields, undefined, v1UidKey(mapping));
     const page: Json[] = [];
     let next: { token: string; index: number } | undefined;
     let v1Total: unknown;
@@ -143,7 +145,7 @@ export class V1Backend implements BackendPort {
       const v1Next = typeof answer.nextPageToken === 'string' ? answer.nextPageToken : '';
       let i = position.index;
       for (; i < items.length && page.length < params.pageSize; i++) {
-        if (!filters.matches(renderV2(keyFields, items[i]!))) continue;
+        if (!filters.matchesWith(items[i]!, read)) continue;
         if (toSkip > 0) toSkip--;
         else page.push(items[i]!);
       }
@@ -354,10 +356,16 @@ export class V1Backend implements BackendPort {
 
 }
 
-/** The top-level field specs that the given v2 paths pass through. */
-function fieldsFor(mapping: ResourceMapping, paths: readonly string[]): ResourceMapping['fields'] {
-  const tops = new Set(paths.map((path) => path.split('.')[0]!));
-  return Object.fromEntries(Object.entries(mapping.fields).filter(([key]) => tops.has(key)));
+/** A v1 row of a list as its window sees it: uid and sort key, and where the row sits in v1's answer. */
+interface ListedRow extends Keyed<string> {
+  at: number;
+}
+
+/** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */
+function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: Map<string, ResourceTimes> | undefined, uidKey: string): ReadField<Json> {
+  const kept = times && ((spec: FieldSpec, value: unknown, v1: Json) => withKeptTime(spec, value, times.get(String(v1[uidKey]))));
+  const readers = new Map(paths.map((path) => [path, v2PathReader(mapping.fields, path, kept)]));
+  return (row, path) => readers.get(path)?.(row);
 }
 
 interface ListRequest extends ListQuery {

@@ -13,10 +13,15 @@
  * page: a row created elsewhere since is not in it, one deleted since is left
  * out of its page, one changed since keeps its place. Bounded by bytes (an
  * estimate of each entry's keys), not by count.
+ *
+ * A first page need not sort every row to serve its own (list-window.ts selects
+ * it), so a walk may be kept in v1's order with the order it asks for; the
+ * first later page that reads it sorts it, once.
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Keyed } from '../aip/list-window.ts';
+import { sortKeyed, type Keyed } from '../aip/list-window.ts';
+import type { OrderKey } from '../aip/order-by.ts';
 
 export interface WalkCacheOptions {
   /** 0 disables the cache. */
@@ -29,8 +34,14 @@ export interface WalkCacheOptions {
 /** Per-entry overhead in the estimate: the array slot, the object, the key array. */
 const ENTRY_BYTES = 96;
 
+interface Walk {
+  rows: Keyed<string>[];
+  /** The order the rows are still to be put in; absent once they are in it. */
+  unsorted?: readonly OrderKey[] | undefined;
+}
+
 export class WalkCache {
-  readonly #walks: LRUCache<string, readonly Keyed<string>[]> | undefined;
+  readonly #walks: LRUCache<string, Walk> | undefined;
   readonly #onLookup: WalkCacheOptions['onLookup'];
   /** Keys of the walks of each resource, to drop them all when it is written. */
   readonly #byResource = new Map<string, Set<string>>();
@@ -41,7 +52,7 @@ export class WalkCache {
     this.#walks = new LRUCache({
       ttl: options.ttlMs,
       maxSize: options.maxBytes,
-      sizeCalculation: (walk) => Math.max(1, walk.reduce((n, k) => n + ENTRY_BYTES + 2 * k.row.length + keyBytes(k.key), 0)),
+      sizeCalculation: (walk) => Math.max(1, walk.rows.reduce((n, k) => n + ENTRY_BYTES + 2 * k.row.length + keyBytes(k.key), 0)),
       dispose: (_walk, key) => this.#forgetKey(key),
     });
   }
@@ -50,13 +61,18 @@ export class WalkCache {
     if (!this.#walks) return undefined;
     const walk = this.#walks.get(key(resource, fingerprint, authorization));
     this.#onLookup?.(walk !== undefined);
-    return walk;
+    if (walk?.unsorted) {
+      sortKeyed(walk.rows, walk.unsorted);
+      walk.unsorted = undefined;
+    }
+    return walk?.rows;
   }
 
-  set(resource: string, fingerprint: string, authorization: string, walk: readonly Keyed<string>[]): void {
+  /** Keeps a walk's rows: in order, or (given `unsorted`) in any order, to be put in that order when first read. */
+  set(resource: string, fingerprint: string, authorization: string, rows: Keyed<string>[], unsorted?: readonly OrderKey[]): void {
     if (!this.#walks) return;
     const k = key(resource, fingerprint, authorization);
-    this.#walks.set(k, walk);
+    this.#walks.set(k, { rows, unsorted });
     if (this.#walks.has(k)) {
       const keys = this.#byResource.get(resource) ?? new Set<string>();
       keys.add(k);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { compareKeys, sortKey, windowRows, type ReadField, type Window } from '../../src/aip/list-window.ts';
+import { compareKeys, sortKey, windowRows, windowUnordered, type Keyed, type ReadField, type Window } from '../../src/aip/list-window.ts';
 import { parseOrderBy, type OrderKey } from '../../src/aip/order-by.ts';
 import { PageTokenCodec, pageTokenKey, type PageCursor } from '../../src/aip/page-token.ts';
 import { ORDER_BY_NAME_AND_TIME } from '../../mappings/common.ts';
@@ -317,6 +317,80 @@ describe('keyset property: changes between pages never repeat or lose a survivin
       const pageSize = 1 + Math.floor(rand() * 9);
       const all = windowRows(rows, { order: orderKeys, pageSize: 10_000, skip: 0 }, read);
       expect(walk(rows, orderKeys, pageSize).flatMap((p) => uids(p.page))).toEqual(uids(all.page));
+    }
+  });
+});
+
+describe('windowUnordered: the same window as sorting first, without sorting every row', () => {
+  const keyedRows = (rows: readonly Row[], orderKeys: readonly OrderKey[]): Keyed<Row>[] => rows.map((row) => ({ row, key: sortKey(row, orderKeys, read) }));
+  /** windowUnordered's page as rows, to compare with windowRows (the sort-first oracle). */
+  const unordered = (rows: readonly Row[], request: Parameters<typeof windowRows<Row>>[1]): Window<Row> => {
+    const w = windowUnordered(keyedRows(rows, request.order), request);
+    return { ...w, page: w.page.map((k) => k.row) };
+  };
+
+  it('takes the first page by name, ties broken by uid, with its cursor and total', () => {
+    const w = unordered(ROWS, { order: order('name'), pageSize: 5, skip: 0 });
+    expect(uids(w.page)).toEqual(BY_NAME_ASC.slice(0, 5));
+    expect(w.total).toBe(12);
+    expect(w.next).toEqual({ after: ['bravo', 'u07'], skipped: 0 });
+  });
+
+  it('takes a descending page', () => {
+    expect(uids(unordered(ROWS, { order: order('name desc'), pageSize: 4, skip: 0 }).page)).toEqual(BY_NAME_DESC.slice(0, 4));
+    expect(uids(unordered(ROWS, { order: order('uid desc'), pageSize: 3, skip: 0 }).page)).toEqual(['u12', 'u11', 'u10']);
+  });
+
+  it('resumes strictly after the cursor: the row at a page boundary is neither repeated nor dropped', () => {
+    for (const text of ['name', 'name desc', 'uid desc', 'created_at desc, name']) {
+      for (const pageSize of [1, 2, 5, 11, 12, 13]) {
+        const served: string[] = [];
+        let cursor: PageCursor | undefined;
+        for (let i = 0; i < 100; i++) {
+          const w = unordered(ROWS, { order: order(text), pageSize, skip: 0, cursor });
+          served.push(...uids(w.page));
+          if (!w.next) break;
+          cursor = viaJson(w.next);
+        }
+        expect(served, `${text}, page_size ${pageSize}`).toEqual(uids(windowRows(ROWS, { order: order(text), pageSize: 100, skip: 0 }, read).page));
+      }
+    }
+  });
+
+  it('has no next when the last page is exactly full, and answers an empty page past the end', () => {
+    const first = unordered(ROWS, { order: order('name'), pageSize: 6, skip: 0 });
+    const last = unordered(ROWS, { order: order('name'), pageSize: 6, skip: 0, cursor: first.next });
+    expect(uids(last.page)).toEqual(BY_NAME_ASC.slice(6));
+    expect(last.next).toBeUndefined();
+    expect(unordered(ROWS, { order: order('name'), pageSize: 6, skip: 0, cursor: { after: ['zzz', 'u99'], skipped: 0 } })).toEqual({ page: [], total: 12, skipped: 0 });
+  });
+
+  it('keeps rows with equal keys in their input order, as the stable sort does', () => {
+    const twins: Row[] = [{ uid: 'b', name: 'x' }, { uid: 'a', name: 'x' }, { uid: 'a', name: 'x' }, { uid: 'c', name: 'x' }, { uid: 'a', name: 'x' }];
+    const w = windowUnordered(keyedRows(twins, order('name')), { order: order('name'), pageSize: 2, skip: 0 });
+    expect(w.page.map((k) => twins.indexOf(k.row))).toEqual([1, 2]);
+  });
+
+  it('equals windowRows for 1,000 seeded random lists, orders, page sizes, skips and cursors (ties common)', () => {
+    const NAMES = ['alpha', 'bravo', null, 'Alpha', 'b'];
+    const ORDERS = ['name', 'name desc', 'uid', 'uid desc', 'created_at desc', 'name desc, created_at', 'createTime, name desc'];
+    for (let seed = 1; seed <= 1000; seed++) {
+      const rand = prng(seed);
+      const orderKeys = order(ORDERS[seed % ORDERS.length]);
+      const rows: Row[] = Array.from({ length: Math.floor(rand() * 80) }, (_, i) => {
+        const row: Row = { uid: `u${String(Math.floor(rand() * 40)).padStart(2, '0')}-${i % 3}` };
+        const name = NAMES[Math.floor(rand() * NAMES.length)];
+        if (name !== null || rand() < 0.5) row.name = name;
+        if (rand() < 0.8) row.createTime = `2024-01-0${1 + Math.floor(rand() * 3)}T00:00:00.000Z`;
+        return row;
+      });
+      const pageSize = 1 + Math.floor(rand() * 12);
+      const skip = rand() < 0.3 ? Math.floor(rand() * 20) : 0;
+      // A cursor at a row's own key (a page boundary), between keys, or none.
+      const at = rows[Math.floor(rand() * rows.length)];
+      const cursor = at && rand() < 0.7 ? { after: sortKey(at, orderKeys, read), skipped: 1 } : undefined;
+      const request = { order: orderKeys, pageSize, skip, cursor };
+      expect(unordered(rows, request), `seed ${seed}`).toEqual(windowRows(rows, request, read));
     }
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WalkCache } from '../../src/engine/walk-cache.ts';
+import { parseOrderBy } from '../../src/aip/order-by.ts';
+import { ORDER_BY_NAME_AND_TIME } from '../../mappings/common.ts';
 
 const walk = (n: number) => Array.from({ length: n }, (_, i) => ({ row: `uid-${i}`, key: [`name-${i}`, `uid-${i}`] }));
 
@@ -37,5 +39,16 @@ describe('WalkCache', () => {
     const cache = new WalkCache({ ttlMs: 0, maxBytes: 1 << 20 });
     cache.set('groups', 'fp', 'Bearer a', walk(1));
     expect(cache.get('groups', 'fp', 'Bearer a')).toBeUndefined();
+  });
+
+  it('puts a walk kept in v1\'s order into the walk\'s order when first read, ties by uid, descending too', () => {
+    const cache = new WalkCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    const rows = [['c', 'u3'], ['a', 'u2'], ['b', 'u1'], ['a', 'u1']].map(([name, uid]) => ({ row: uid!, key: [name, uid] }));
+    cache.set('groups', 'asc', 'Bearer a', [...rows], parseOrderBy('name', ORDER_BY_NAME_AND_TIME));
+    cache.set('groups', 'desc', 'Bearer a', [...rows], parseOrderBy('name desc', ORDER_BY_NAME_AND_TIME));
+    const keys = (fp: string) => cache.get('groups', fp, 'Bearer a')?.map((k) => k.key.join(' '));
+    expect(keys('asc')).toEqual(['a u1', 'a u2', 'b u1', 'c u3']);
+    expect(keys('asc')).toEqual(['a u1', 'a u2', 'b u1', 'c u3']);
+    expect(keys('desc')).toEqual(['c u3', 'b u1', 'a u1', 'a u2']);
   });
 });
