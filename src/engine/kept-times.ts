@@ -79,6 +79,11 @@ export class KeptTimes {
     return times;
   }
 
+  /** The members of a v1 row that forRows reads. */
+  static sources(mapping: ResourceMapping): string[] {
+    return keptFields(mapping).map(([key, spec]) => (spec.v1 ?? key).split('.')[0]!);
+  }
+
   async created(mapping: ResourceMapping, uid: string): Promise<void> {
     if (!this.#store || keptFields(mapping).length === 0) return;
     this.#cache.delete(cacheKey(mapping.name, uid));

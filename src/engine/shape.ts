@@ -107,6 +107,19 @@ export function v2PathReader(fields: Fields, path: string, adjust?: AdjustField)
   };
 }
 
+/**
+ * The top-level members of a v1 row that a v2 path renders from (what v2PathReader reads),
+ * or undefined when it renders from the whole row (a sub-message built from flat v1 fields).
+ */
+export function v1MembersOf(fields: Fields, path: string): string[] | undefined {
+  const key = path.split('.')[0]!;
+  const spec = ownValue(fields, key);
+  if (!spec) return [];
+  const source = spec.lookup ? spec.lookup.by : spec.v1 === undefined ? key : spec.v1;
+  if (source === null) return [];
+  return source === '.' ? undefined : [source.split('.')[0]!];
+}
+
 function renderField(spec: FieldSpec, key: string, v1: Json, resolve?: LookupResolver): unknown {
   if (spec.inputOnly || spec.secret) return undefined;
   if (spec.lookup) {

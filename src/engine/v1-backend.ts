@@ -13,6 +13,7 @@ import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import type { V1Client } from '../v1/client.ts';
 import { uidpPath } from '../uidp.ts';
 import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
+import { readListAnswer, ScannedRows } from '../v1/list-body.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -24,7 +25,7 @@ import type { ListQuery } from './list-query.ts';
 import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
-  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, v2PathReader, validationScope, writeV1Path, type Json,
+  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, v1MembersOf, v2PathReader, validationScope, writeV1Path, type Json,
 } from './shape.ts';
 import { validate } from './validate.ts';
 
@@ -79,14 +80,14 @@ export class V1Backend implements BackendPort {
       const walk = this.#walks.get(mapping.name, fingerprint, ctx.authorization);
       if (walk) return this.#laterPage(request, walk);
     }
-    const all = await this.#listV1(mapping, filters.v1Query, ctx);
     const uidKey = v1UidKey(mapping);
     const paths = [...filters.fields, ...order.map((k) => k.field)];
+    // Each row is read only as far as filters and order need; the page's rows alone are read whole, and rendered.
+    const { rows: all, whole } = await this.#listScanned(mapping, filters.v1Query, ctx, listMembers(mapping, paths, uidKey));
     if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
     const times = await this.#times.forRows(mapping, all, uidKey);
 
-    // Filters and order read the few fields they need straight off the v1 rows; the page alone is rendered,
-    // and it is selected without sorting every row (windowUnordered).
+    // The page is selected without sorting every row (windowUnordered).
     const read = v2Reader(mapping, paths, times, uidKey);
     const keyed: ListedRow[] = [];
     for (let at = 0; at < all.length; at++) {
@@ -96,7 +97,7 @@ export class V1Backend implements BackendPort {
     const window = windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor });
     // Kept in v1's order; the walk's first later page sorts it.
     if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, keyed, order);
-    const page = await this.#renderHydrated(mapping, window.page.map((row) => all[row.at]!), ctx, times);
+    const page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, times);
 
     return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }
@@ -289,6 +290,26 @@ export class V1Backend implements BackendPort {
     };
   }
 
+  /**
+   * A whole v1 list, each row with only the given members (`undefined`: every row whole), and any
+   * row whole on demand (v1/list-body.ts).
+   */
+  async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: string[] | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json }> {
+    if (members) {
+      const answer = await this.#v1.call<{ items?: unknown }>(
+        { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
+        ctx,
+        (bytes) => readListAnswer(bytes, members),
+      );
+      const scanned = answer.items;
+      if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i) };
+      const rows = v1ListRows(answer) as Json[];
+      return { rows, whole: (i) => rows[i]! };
+    }
+    const rows = await this.#listV1(mapping, query, ctx);
+    return { rows, whole: (i) => rows[i]! };
+  }
+
   async #listV1(mapping: ResourceMapping, query: Json, ctx: RequestContext): Promise<Json[]> {
     const answer = await this.#v1.call<{ items?: unknown }>(
       { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
@@ -359,6 +380,17 @@ export class V1Backend implements BackendPort {
 /** A v1 row of a list as its window sees it: uid and sort key, and where the row sits in v1's answer. */
 interface ListedRow extends Keyed<string> {
   at: number;
+}
+
+/** The members of v1 rows a List reads of every row (the uid, kept times' sources, what `paths` render from); undefined: whole rows. */
+function listMembers(mapping: ResourceMapping, paths: readonly string[], uidKey: string): string[] | undefined {
+  const members = new Set([uidKey, ...KeptTimes.sources(mapping)]);
+  for (const path of paths) {
+    const of = v1MembersOf(mapping.fields, path);
+    if (!of) return undefined;
+    for (const member of of) members.add(member);
+  }
+  return [...members];
 }
 
 /** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */

@@ -13,6 +13,9 @@ import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unread
 import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
 import { parseJsonBytes } from './json-body.ts';
 
+/** Reads a successful answer's body (JSON) into a value; throws when it is not JSON. */
+export type ReadAnswer = (bytes: Buffer) => unknown;
+
 export type QueryValue = string | boolean | readonly string[] | undefined;
 
 export interface V1Call {
@@ -75,15 +78,16 @@ export class V1Client {
     );
   }
 
-  async call<T = unknown>(call: V1Call, scope?: CallScope): Promise<T> {
+  /** `read` turns a successful answer's bytes into what the call answers (default: parsed JSON, parseJsonBytes). */
+  async call<T = unknown>(call: V1Call, scope?: CallScope, read: ReadAnswer = parseJsonBytes): Promise<T> {
     // One client span per call (its retries included), whose context v1 gets as the parent of its own work.
     const span = scope?.trace?.child(call.method, 'client', httpClientAttributes(call.method, this.#origin, call.path));
-    if (!this.#observe && !span) return this.#call(call, scope);
+    if (!this.#observe && !span) return this.#call(call, read, scope);
     const started = performance.now();
     let status = 0;
     let failure: unknown;
     try {
-      return await this.#call<T>(call, scope, (s) => (status = s), span?.propagation);
+      return await this.#call<T>(call, read, scope, (s) => (status = s), span?.propagation);
     } catch (error) {
       failure = error;
       throw error;
@@ -96,18 +100,18 @@ export class V1Client {
     }
   }
 
-  async #call<T>(call: V1Call, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
+  async #call<T>(call: V1Call, read: ReadAnswer, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     if (scope) scope.counter.v1Calls++;
     // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
     const { signal, release } = callSignal(this.#timeoutMs, scope?.signal);
     try {
-      return await this.#exchange<T>(call, signal, scope, answered, propagation);
+      return await this.#exchange<T>(call, read, signal, scope, answered, propagation);
     } finally {
       release();
     }
   }
 
-  async #exchange<T>(call: V1Call, signal: AbortSignal, scope: CallScope | undefined, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
+  async #exchange<T>(call: V1Call, read: ReadAnswer, signal: AbortSignal, scope: CallScope | undefined, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     const headers: Record<string, string> = { ...propagation, authorization: call.authorization, accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
@@ -139,7 +143,7 @@ export class V1Client {
       if (isEmpty(bytes)) return {} as T;
       let parsed: unknown;
       try {
-        parsed = parseJsonBytes(bytes);
+        parsed = read(bytes);
       } catch {
         throw notJson(response.statusCode);
       }

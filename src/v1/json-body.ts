@@ -13,14 +13,15 @@
 /** Bytes of array elements decoded and parsed together: well under V8's large-object size. */
 export const PIECE_BYTES = 32 * 1024;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
+/** JSON's structural bytes (list-body.ts reads them too). */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
 
 /** Parses a UTF-8 JSON body (a leading BOM is dropped, as undici's text() drops it); throws as JSON.parse throws. */
 export function parseJsonBytes(bytes: Uint8Array, pieceBytes = PIECE_BYTES): unknown {

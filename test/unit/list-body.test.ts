@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { readListAnswer, ScannedRows } from '../../src/v1/list-body.ts';
+import { prng } from '../support/prng.ts';
+
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+/** What readListAnswer answers, made plain: scanned rows as their partial rows and their whole rows. */
+function plain(answer: unknown): unknown {
+  if (typeof answer !== 'object' || answer === null || !(answer as { items?: unknown }).items) return answer;
+  const { items, ...rest } = answer as { items: unknown };
+  if (!(items instanceof ScannedRows)) return answer;
+  return { ...rest, items: { partial: items.partial, whole: items.partial.map((_, i) => items.whole(i)) } };
+}
+
+/** What readListAnswer should answer, from JSON.parse: each row's members picked, and the rows whole. */
+function expected(text: string, members: readonly string[]): unknown {
+  // Through UTF-8 and back, as the body travels (a lone surrogate becomes U+FFFD).
+  const parsed = JSON.parse(bytes(text).toString('utf8')) as { items?: unknown };
+  const items = parsed.items;
+  if (!Array.isArray(items) || !items.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))) return parsed;
+  const partial = items.map((row: Record<string, unknown>) => Object.fromEntries(members.filter((m) => Object.hasOwn(row, m)).map((m) => [m, row[m]])));
+  return { ...parsed, items: { partial, whole: items } };
+}
+
+/** Its verdict: the answer made plain, or that it threw (a SyntaxError, as JSON.parse throws). */
+function verdict(read: () => unknown): { value: unknown } | { threw: true } {
+  try {
+    return { value: plain(read()) };
+  } catch (error) {
+    expect(error).toBeInstanceOf(SyntaxError);
+    return { threw: true };
+  }
+}
+
+const MEMBERS = ['id', 'createdAt'];
+
+describe('readListAnswer', () => {
+  it('reads each row\'s wanted members, and a row whole on demand', () => {
+    const text = '{"items": [{"id": "a", "name": "x", "createdAt": "t1"}, {"name": "y", "id": "b"}], "nextPageToken": "n"}';
+    const answer = readListAnswer(bytes(text), MEMBERS) as { items: ScannedRows; nextPageToken: string };
+    expect(answer.items).toBeInstanceOf(ScannedRows);
+    expect(answer.items.partial).toEqual([{ id: 'a', createdAt: 't1' }, { id: 'b' }]);
+    expect(Object.hasOwn(answer.items.partial[1]!, 'createdAt')).toBe(false);
+    expect(answer.items.whole(1)).toEqual({ name: 'y', id: 'b' });
+    expect(answer.nextPageToken).toBe('n');
+  });
+
+  it('reads members of any JSON type, escaped strings and escaped keys as JSON.parse does', () => {
+    const text = String.raw`{"items": [{"id": "a\"b\u00e9", "createdAt": null}, {"\u0069d": {"x": [1, -2.5e3]}, "createdAt": false}, {"id": "日本語"}]}`;
+    expect(plain(readListAnswer(bytes(text), MEMBERS))).toEqual(expected(text, MEMBERS));
+  });
+
+  it('lets the last of duplicate keys win, in rows and at the top', () => {
+    const text = '{"items": [{"id": "first", "id": "last"}], "items": [{"id": "again", "id": "final"}]}';
+    expect(plain(readListAnswer(bytes(text), MEMBERS))).toEqual(expected(text, MEMBERS));
+    expect((readListAnswer(bytes(text), MEMBERS) as { items: ScannedRows }).items.partial).toEqual([{ id: 'final' }]);
+  });
+
+  it('keeps a __proto__ key an own property, and a BOM and whitespace do not matter', () => {
+    const text = '\uFEFF {\n "__proto__": {"polluted": true},\t"items" : [ {"id" : "a"} , {"id":"b"} ]\r\n}\n';
+    const answer = readListAnswer(bytes(text), MEMBERS) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(answer)).toBe(Object.prototype);
+    expect(Object.hasOwn(answer, '__proto__')).toBe(true);
+    expect(plain(answer)).toEqual(expected(text.slice(1), MEMBERS));
+  });
+
+  it('answers a body of another shape exactly as parsing it whole does', () => {
+    for (const text of ['{}', '{"items": null}', '{"items": "none"}', '{"items": [1, "two", null]}', '{"items": [{"id": "a"}, 2]}', '[1, 2]', '"ok"', '{"nextPageToken": "x"}']) {
+      expect(readListAnswer(bytes(text), MEMBERS), text).toEqual(JSON.parse(text));
+    }
+    expect(plain(readListAnswer(bytes('{"items": []}'), MEMBERS))).toEqual({ items: { partial: [], whole: [] } });
+  });
+
+  it('refuses what JSON.parse refuses, in rows it reads whole or not', () => {
+    const bad = [
+      '{"items": [{"id": "a", "name": "tab\there"}]}', // a raw control character in a string
+      '{"items": [{"id": "a", "name": "\\x"}]}', // an escape JSON has not
+      '{"items": [{"id": "a", "name": "\\u12g4"}]}',
+      '{"items": [{"id": "a", "n": 01}]}', '{"items": [{"id": "a", "n": 1.}]}', '{"items": [{"id": "a", "n": -}]}', '{"items": [{"id": "a", "n": 1e}]}',
+      '{"items": [{"id": "a", "v": tru}]}', '{"items": [{"id": "a", "v": nul}]}', '{"items": [{"id": "a", "v": undefined}]}',
+      '{"items": [{"id": "a", "o": {"x": 1]}]}', '{"items": [{"id": "a", "o": {"x" 1}}]}', '{"items": [{"id": "a", "o": [1,]}]}', '{"items": [{"id": "a", "o": {,}}]}',
+      '{"items": [{"id": "a", "o": {"x": 1 "y": 2}}]}', '{"items": [{"id": "a", "o": [1 2]}]}', // a missing comma
+      '{"items": [{"id": "a", "o": {"x": 1x"y": 2}}]}', '{"items": [{"id": "a", "o": [1x2]}]}', '{"items": [{"id": "a"x"b": 1}x{"id": "c"}]}', '{"items": [{"id": "a"}]x"b": 1}',
+      '{"items": [{"id": "a",}]}', '{"items": [{"id": "a"},]}', '{"items": [{"id": "a"} {"id": "b"}]}', '{"items": [{"id" "a"}]}', '{"items": [{id: "a"}]}',
+      '{"items": [{"id": "a"}]', '{"items": [{"id": "a"}]} x', '{"items": [{"id": "a"}], }', '{"items": [{"id": "a', '',
+    ];
+    for (const text of bad) {
+      expect(() => JSON.parse(text), text).toThrow(SyntaxError);
+      expect(() => readListAnswer(bytes(text), MEMBERS), text).toThrow(SyntaxError);
+    }
+  });
+
+  it('agrees with JSON.parse on random lists and on every corruption of them (seeded)', () => {
+    const VALUES = [null, true, false, 0, -1.5, 1e21, 'x', '', 'say "hi"', 'back\\slash', '日本語', '\u{1F600}', 'tab\tline', { a: [1, { b: 'c' }] }, [], {}];
+    const KEYS = ['id', 'createdAt', 'name', 'description', '__proto__', 'i', 'ids', 'a"b'];
+    for (let seed = 1; seed <= 300; seed++) {
+      const next = prng(seed);
+      const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+      const items = Array.from({ length: Math.floor(next() * 20) }, () =>
+        Object.fromEntries(Array.from({ length: Math.floor(next() * 6) }, () => [pick(KEYS), pick(VALUES)])));
+      const text = JSON.stringify({ items, nextPageToken: 'abc', ...(next() < 0.3 ? { totalCount: 5 } : {}) }, null, next() < 0.3 ? 2 : undefined);
+      expect(verdict(() => readListAnswer(bytes(text), MEMBERS)), `seed ${seed}`).toEqual({ value: expected(text, MEMBERS) });
+      for (let k = 0; k < 8; k++) {
+        const at = Math.floor(next() * text.length);
+        const broken = next() < 0.5 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + '",]}:\\ 0{[-e.\t'[Math.floor(next() * 14)] + text.slice(at);
+        const want = verdict(() => expected(broken, MEMBERS));
+        expect(verdict(() => readListAnswer(bytes(broken), MEMBERS)), `seed ${seed} corruption ${k}: ${broken}`).toEqual(want);
+      }
+    }
+  });
+});
