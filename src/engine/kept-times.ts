@@ -79,9 +79,9 @@ export class KeptTimes {
     return times;
   }
 
-  /** The members of a v1 row that forRows reads. */
+  /** Where in a v1 row forRows reads each kept time, to tell whether it is blank (the row's key, or a dotted path). */
   static sources(mapping: ResourceMapping): string[] {
-    return keptFields(mapping).map(([key, spec]) => (spec.v1 ?? key).split('.')[0]!);
+    return keptFields(mapping).map(([key, spec]) => spec.v1 ?? key);
   }
 
   async created(mapping: ResourceMapping, uid: string): Promise<void> {

@@ -294,12 +294,12 @@ export class V1Backend implements BackendPort {
    * A whole v1 list, each row with only the given members (`undefined`: every row whole), and any
    * row whole on demand (v1/list-body.ts).
    */
-  async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: string[] | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json }> {
+  async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: ListMembers | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json }> {
     if (members) {
       const answer = await this.#v1.call<{ items?: unknown }>(
         { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
         ctx,
-        (bytes) => readListAnswer(bytes, members),
+        (bytes) => readListAnswer(bytes, members.values, members.presence),
       );
       const scanned = answer.items;
       if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i) };
@@ -382,15 +382,29 @@ interface ListedRow extends Keyed<string> {
   at: number;
 }
 
-/** The members of v1 rows a List reads of every row (the uid, kept times' sources, what `paths` render from); undefined: whole rows. */
-function listMembers(mapping: ResourceMapping, paths: readonly string[], uidKey: string): string[] | undefined {
-  const members = new Set([uidKey, ...KeptTimes.sources(mapping)]);
+/**
+ * The members of v1 rows a List reads of every row: the uid and what `paths` render from, and the
+ * kept times' sources, read only for whether they are blank when nothing else reads them
+ * (list-body.ts). Undefined when a path renders from the whole row.
+ */
+function listMembers(mapping: ResourceMapping, paths: readonly string[], uidKey: string): ListMembers | undefined {
+  const values = new Set([uidKey]);
   for (const path of paths) {
     const of = v1MembersOf(mapping.fields, path);
     if (!of) return undefined;
-    for (const member of of) members.add(member);
+    for (const member of of) values.add(member);
   }
-  return [...members];
+  const presence = new Set<string>();
+  for (const source of KeptTimes.sources(mapping)) {
+    // A dotted source is read inside its member's value, which is then read whole.
+    (source.includes('.') ? values : presence).add(source.split('.')[0]!);
+  }
+  return { values: [...values], presence: [...presence].filter((member) => !values.has(member)) };
+}
+
+interface ListMembers {
+  values: string[];
+  presence: string[];
 }
 
 /** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */

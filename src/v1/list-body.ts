@@ -40,13 +40,16 @@ export class ScannedRows {
 /**
  * The answer's members, its `items` (when they are an array of objects) as
  * ScannedRows with the `members` of each row; any other body exactly as
- * parseJsonBytes answers it (or throws).
+ * parseJsonBytes answers it (or throws). A member of `presence` is read only
+ * for whether it is blank: a partial row holds null or "" as they are, and
+ * `true` for any other value (no string is decoded for it).
  */
-export function readListAnswer(bytes: Uint8Array, members: readonly string[]): unknown {
+export function readListAnswer(bytes: Uint8Array, members: readonly string[], presence: readonly string[] = []): unknown {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (!members.includes('__proto__')) {
+  const wanted = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
+  if (!wanted.some((w) => w.name === '__proto__')) {
     try {
-      const answer = scanAnswer(buffer, members.map((name) => ({ name, bytes: Buffer.from(name, 'utf8') })));
+      const answer = scanAnswer(buffer, wanted.map((w) => ({ ...w, bytes: Buffer.from(w.name, 'utf8') })));
       if (answer !== undefined) return answer;
     } catch {
       // Too deep for the scan's recursion, or otherwise beyond it: the whole parse below decides.
@@ -65,13 +68,17 @@ const NINE = 0x39;
 interface Wanted {
   name: string;
   bytes: Buffer;
+  /** Read for whether it is blank only (see readListAnswer). */
+  presence: boolean;
 }
 
 /** Gives up on the scan: the body is not of the shape it reads (or not JSON), so the whole parse answers. */
 class Unexpected extends Error {}
 const unexpected = new Unexpected();
 
-function scanAnswer(b: Buffer, wanted: readonly Wanted[]): Json | undefined {
+function scanAnswer(text: Buffer, wanted: readonly Wanted[]): Json | undefined {
+  // Indexing a plain Uint8Array is faster than indexing a Buffer (a subclass of it).
+  const b = new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
   let i = skipSpace(b, b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0);
   if (b[i] !== OPEN_BRACE) return undefined;
   const answer: Json = {};
@@ -79,7 +86,7 @@ function scanAnswer(b: Buffer, wanted: readonly Wanted[]): Json | undefined {
   if (b[i] !== CLOSE_BRACE) {
     for (;;) {
       const keyEnd = skipString(b, i);
-      const key = JSON.parse(b.toString('utf8', i, keyEnd)) as string;
+      const key = JSON.parse(text.toString('utf8', i, keyEnd)) as string;
       i = skipSpace(b, keyEnd);
       if (b[i] !== COLON) throw unexpected;
       i = skipSpace(b, i + 1);
@@ -87,13 +94,13 @@ function scanAnswer(b: Buffer, wanted: readonly Wanted[]): Json | undefined {
       if (key === 'items' && b[i] === OPEN_BRACKET) {
         const partial: Json[] = [];
         const spans: number[] = [];
-        const end = scanRows(b, i, wanted, partial, spans);
+        const end = scanRows(b, text, i, wanted, partial, spans);
         if (end < 0) return undefined;
-        value = new ScannedRows(b, partial, spans);
+        value = new ScannedRows(text, partial, spans);
         i = end;
       } else {
         const end = skipValue(b, i);
-        value = JSON.parse(b.toString('utf8', i, end));
+        value = JSON.parse(text.toString('utf8', i, end));
         i = end;
       }
       // JSON.parse makes `__proto__` an own property; plain assignment would set the prototype instead.
@@ -111,7 +118,7 @@ function scanAnswer(b: Buffer, wanted: readonly Wanted[]): Json | undefined {
 }
 
 /** The rows of the array at `i`, each an object; -1 when an element is not one (the whole parse says what it is). */
-function scanRows(b: Buffer, i: number, wanted: readonly Wanted[], partial: Json[], spans: number[]): number {
+function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: readonly Wanted[], partial: Json[], spans: number[]): number {
   i = skipSpace(b, i + 1);
   if (b[i] === CLOSE_BRACKET) return i + 1;
   for (;;) {
@@ -123,13 +130,13 @@ function scanRows(b: Buffer, i: number, wanted: readonly Wanted[], partial: Json
       for (;;) {
         const keyStart = i;
         const keyEnd = skipString(b, i);
+        const member = wantedMember(b, text, keyStart, keyEnd, wanted);
         i = skipSpace(b, keyEnd);
         if (b[i] !== COLON) throw unexpected;
         i = skipSpace(b, i + 1);
         const valueStart = i;
         i = skipValue(b, i);
-        const member = wantedMember(b, keyStart, keyEnd, wanted);
-        if (member !== undefined) row[member] = readValue(b, valueStart, i);
+        if (member !== undefined) row[member.name] = member.presence ? presence(b, valueStart, i) : readValue(b, text, valueStart, i);
         i = separator(b, i, CLOSE_BRACE);
         if (i < 0) {
           i = ~i;
@@ -145,10 +152,16 @@ function scanRows(b: Buffer, i: number, wanted: readonly Wanted[], partial: Json
   }
 }
 
-/** The member a key names, when it is one of `wanted`. */
-function wantedMember(b: Buffer, start: number, end: number, wanted: readonly Wanted[]): string | undefined {
+/** The member a key names, when it is one of `wanted` (the string just skipped, so `escaped` is its own). */
+function wantedMember(b: Uint8Array, text: Buffer, start: number, end: number, wanted: readonly Wanted[]): Wanted | undefined {
   const length = end - start - 2;
-  for (const { name, bytes } of wanted) {
+  if (escaped) {
+    // A key spelt with escapes (`"\u0069d"`) is the same key to JSON.parse.
+    const key = JSON.parse(text.toString('utf8', start, end)) as string;
+    return wanted.find((w) => w.name === key);
+  }
+  for (const member of wanted) {
+    const bytes = member.bytes;
     if (bytes.length !== length) continue;
     let same = true;
     for (let k = 0; k < length; k++) {
@@ -157,37 +170,27 @@ function wantedMember(b: Buffer, start: number, end: number, wanted: readonly Wa
         break;
       }
     }
-    if (same) return name;
-  }
-  // A key spelt with escapes (`"\u0069d"`) is the same key to JSON.parse.
-  for (let k = start + 1; k < end - 1; k++) {
-    if (b[k] === BACKSLASH) {
-      const key = JSON.parse(b.toString('utf8', start, end)) as string;
-      return wanted.some((w) => w.name === key) ? key : undefined;
-    }
+    if (same) return member;
   }
   return undefined;
 }
 
-/** The value at [start, end): a string without escapes is decoded directly, anything else parsed. */
-function readValue(b: Buffer, start: number, end: number): unknown {
-  if (b[start] === QUOTE) {
-    let plain = true;
-    for (let k = start + 1; k < end - 1; k++) {
-      if (b[k] === BACKSLASH) {
-        plain = false;
-        break;
-      }
-    }
-    if (plain) return b.toString('utf8', start + 1, end - 1);
-  }
-  return JSON.parse(b.toString('utf8', start, end));
+/** The value at [start, end) (just skipped): a string without escapes is decoded directly, anything else parsed. */
+function readValue(b: Uint8Array, text: Buffer, start: number, end: number): unknown {
+  if (b[start] === QUOTE && !escaped) return text.toString('utf8', start + 1, end - 1);
+  return JSON.parse(text.toString('utf8', start, end));
+}
+
+/** Whether the value at [start, end) is blank (null or ""): null or "" themselves, `true` for any other. */
+function presence(b: Uint8Array, start: number, end: number): unknown {
+  if (b[start] === 0x6e) return null;
+  return b[start] === QUOTE && end === start + 2 ? '' : true;
 }
 
 // ---- checking JSON as JSON.parse does, without building it -------------------------------------
 
 /** Index just past the JSON value at `i`; throws `unexpected` where JSON.parse would throw. */
-function skipValue(b: Buffer, i: number): number {
+function skipValue(b: Uint8Array, i: number): number {
   const c = b[i];
   if (c === QUOTE) return skipString(b, i);
   if (c === OPEN_BRACE) return skipObject(b, i);
@@ -198,7 +201,7 @@ function skipValue(b: Buffer, i: number): number {
   return skipNumber(b, i);
 }
 
-function skipObject(b: Buffer, i: number): number {
+function skipObject(b: Uint8Array, i: number): number {
   i = skipSpace(b, i + 1);
   if (b[i] === CLOSE_BRACE) return i + 1;
   for (;;) {
@@ -209,7 +212,7 @@ function skipObject(b: Buffer, i: number): number {
   }
 }
 
-function skipArray(b: Buffer, i: number): number {
+function skipArray(b: Uint8Array, i: number): number {
   i = skipSpace(b, i + 1);
   if (b[i] === CLOSE_BRACKET) return i + 1;
   for (;;) {
@@ -222,40 +225,49 @@ function skipArray(b: Buffer, i: number): number {
  * After a member or an element: the index of the next one, past the comma, or `~index` (negative)
  * of the `close` that ends the object or array; throws at anything else.
  */
-function separator(b: Buffer, i: number, close: number): number {
+function separator(b: Uint8Array, i: number, close: number): number {
   i = skipSpace(b, i);
   if (b[i] === COMMA) return skipSpace(b, i + 1);
   if (b[i] === close) return ~i;
   throw unexpected;
 }
 
+/** Bytes a string cannot simply run over: its closing quote, an escape, a raw control character. */
+const STRING_STOPS = new Uint8Array(256);
+STRING_STOPS[QUOTE] = 1;
+STRING_STOPS[BACKSLASH] = 1;
+STRING_STOPS.fill(1, 0, 0x20);
+
+/** Whether the string skipString skipped last held an escape. */
+let escaped = false;
+
 /** Index just past the string opening at `i`: no raw control character, only JSON's escapes. */
-function skipString(b: Buffer, i: number): number {
+function skipString(b: Uint8Array, i: number): number {
   if (b[i] !== QUOTE) throw unexpected;
-  for (i++; i < b.length; i++) {
-    const c = b[i]!;
+  escaped = false;
+  for (i++; ; i++) {
+    while (STRING_STOPS[b[i]!] === 0) i++;
+    const c = b[i];
     if (c === QUOTE) return i + 1;
-    if (c < 0x20) throw unexpected;
-    if (c === BACKSLASH) {
-      const e = b[++i];
-      if (e === 0x75) {
-        for (let k = 1; k <= 4; k++) if (!isHex(b[i + k])) throw unexpected;
-        i += 4;
-      } else if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) {
-        throw unexpected;
-      }
+    if (c !== BACKSLASH) throw unexpected; // a control character, or the end of the body (undefined)
+    escaped = true;
+    const e = b[++i];
+    if (e === 0x75) {
+      for (let k = 1; k <= 4; k++) if (!isHex(b[i + k])) throw unexpected;
+      i += 4;
+    } else if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) {
+      throw unexpected;
     }
   }
-  throw unexpected;
 }
 
-function skipWord(b: Buffer, i: number, word: string): number {
+function skipWord(b: Uint8Array, i: number, word: string): number {
   for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) throw unexpected;
   return i + word.length;
 }
 
 /** JSON's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
-function skipNumber(b: Buffer, i: number): number {
+function skipNumber(b: Uint8Array, i: number): number {
   if (b[i] === MINUS) i++;
   if (b[i] === ZERO) i++;
   else if (isDigit(b[i])) while (isDigit(b[i])) i++;
@@ -282,7 +294,7 @@ function isHex(c: number | undefined): boolean {
   return c !== undefined && ((c >= ZERO && c <= NINE) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
 }
 
-function skipSpace(b: Buffer, i: number): number {
+function skipSpace(b: Uint8Array, i: number): number {
   for (;;) {
     const c = b[i];
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;

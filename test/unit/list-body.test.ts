@@ -45,6 +45,15 @@ describe('readListAnswer', () => {
     expect(answer.nextPageToken).toBe('n');
   });
 
+  it('reads a presence member only for whether it is blank: null and "" as they are, true for any other value', () => {
+    const text = '{"items": [{"id": "a", "createdAt": "2024-01-01T00:00:00Z"}, {"id": "b", "createdAt": null}, {"id": "c", "createdAt": ""}, {"id": "d"}, {"id": "e", "createdAt": 0}, {"id": "f", "createdAt": "\\u0000"}]}';
+    const answer = readListAnswer(bytes(text), ['id'], ['createdAt']) as { items: ScannedRows };
+    expect(answer.items.partial).toEqual([
+      { id: 'a', createdAt: true }, { id: 'b', createdAt: null }, { id: 'c', createdAt: '' }, { id: 'd' }, { id: 'e', createdAt: true }, { id: 'f', createdAt: true },
+    ]);
+    expect(answer.items.whole(0)).toEqual({ id: 'a', createdAt: '2024-01-01T00:00:00Z' });
+  });
+
   it('reads members of any JSON type, escaped strings and escaped keys as JSON.parse does', () => {
     const text = String.raw`{"items": [{"id": "a\"b\u00e9", "createdAt": null}, {"\u0069d": {"x": [1, -2.5e3]}, "createdAt": false}, {"id": "日本語"}]}`;
     expect(plain(readListAnswer(bytes(text), MEMBERS))).toEqual(expected(text, MEMBERS));
