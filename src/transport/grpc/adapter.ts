@@ -25,6 +25,8 @@ import { requestGate } from './framework-errors.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { Tracing } from '../../observability/tracing.ts';
 import type { Handler } from '../listener.ts';
+import type { Logger } from 'pino';
+import { accessLogger } from '../../log.ts';
 import { withSpecMessageEncoding } from './message-encoding.ts';
 import { grpcRoutes, type UnaryMethod } from './service.ts';
 import { unaryServer } from './unary-server.ts';
@@ -50,7 +52,8 @@ export interface GrpcAdapterOptions {
   shed?: () => ApiError | undefined;
 }
 
-export function grpcAdapter(options: GrpcAdapterOptions): Handler {
+export function grpcAdapter(adapterOptions: GrpcAdapterOptions): Handler {
+  const options = { ...adapterOptions, accessLog: accessLogger(adapterOptions.log as unknown as Logger) as unknown as FastifyBaseLogger };
   const fallback: Handler = (req, res) => (isGrpc(req) ? unknownMethod(req, res) : options.fallback(req, res));
   const connect = connectNodeAdapter({
     routes: (router) => {
