@@ -20,6 +20,7 @@ import { fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { ApiError, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
+import { cancelled } from '../../operation/context.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { frame, UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
 import { failureOf, type UnaryMethod } from './service.ts';
@@ -105,7 +106,7 @@ class UnaryCallOnStream {
     this.#stream.once('close', () => {
       if (this.#answered) return;
       this.#caller.abort();
-      if (!this.#running) this.#fail(new ApiError(Code.CANCELLED, 'the caller cancelled the request'));
+      if (!this.#running) this.#fail(cancelled());
     });
     const reader = new UnaryRequestReader(this.#options.readMaxBytes);
     const onData = (chunk: Buffer): void => {
