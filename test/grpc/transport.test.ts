@@ -6,6 +6,9 @@
  * close, unserved RPCs, and a parent that must not be misplaced.
  */
 import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { fromJson, toJson, type DescMethod } from '@bufbuild/protobuf';
@@ -89,6 +92,33 @@ describe('one port', () => {
     const rest = await stack.client.call(unserved.verb, unserved.path, unserved.verb === 'GET' || unserved.verb === 'DELETE' ? {} : { body: {} });
     expect(rest.status).toBe(501);
     expect(aip(rest).message).toBe(failure.message);
+  });
+});
+
+describe('over TLS', () => {
+  it('ALPN gives gRPC HTTP/2 and REST either protocol on the one port, with the same answer', async () => {
+    const fixtures = new URL('../fixtures/tls/', import.meta.url);
+    const ca = readFileSync(new URL('cert.pem', fixtures));
+    const secure = await startStack({ flags: ['--tls-cert', fileURLToPath(new URL('cert.pem', fixtures)), '--tls-key', fileURLToPath(new URL('key.pem', fixtures))] });
+    const client = new GrpcClient(secure.url.replace('http:', 'https:').replace('127.0.0.1', 'localhost'), { ca });
+    try {
+      const uid = secure.emulator.state.createGroup(null, { name: 'tls-org' }).id;
+      const answer = await client.call(GROUPS, 'GetGroup', { uid });
+      expect(answer).toMatchObject({ uid, name: 'tls-org' });
+      // REST over HTTP/1.1 with TLS on the same port: the same group.
+      const rest = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+        https.get(`https://localhost:${new URL(secure.url).port}/iam/v2beta1/groups/${uid}`, { ca, headers: { authorization: TOKEN } }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        }).on('error', reject);
+      });
+      expect(rest.status).toBe(200);
+      const grpcTime = new Date(Number(answer.createTime.seconds) * 1000 + answer.createTime.nanos / 1e6).toISOString();
+      expect(rest.body).toMatchObject({ uid, name: answer.name, createTime: grpcTime });
+    } finally {
+      client.close();
+      await secure.close();
+    }
   });
 });
 

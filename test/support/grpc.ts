@@ -44,18 +44,20 @@ export interface CallOptions {
 
 export class GrpcClient {
   readonly #address: string;
+  readonly #credentials: grpc.ChannelCredentials;
   readonly #clients = new Map<string, grpc.Client>();
 
-  /** `url`: the gateway's http://host:port, exactly what the Go SDK is given. */
-  constructor(url: string) {
+  /** `url`: the gateway's http://host:port (h2c), exactly what the Go SDK is given; https:// with the CA to trust for TLS. */
+  constructor(url: string, tls?: { ca: Buffer }) {
     this.#address = new URL(url).host;
+    this.#credentials = url.startsWith('https:') ? grpc.credentials.createSsl(tls?.ca ?? null) : grpc.credentials.createInsecure();
   }
 
   #client(service: string): grpc.Client & Record<string, Function> {
     let client = this.#clients.get(service);
     if (!client) {
       const Ctor = service.split('.').reduce<any>((node, part) => node[part], loaded) as grpc.ServiceClientConstructor;
-      client = new Ctor(this.#address, grpc.credentials.createInsecure());
+      client = new Ctor(this.#address, this.#credentials);
       this.#clients.set(service, client);
     }
     return client as grpc.Client & Record<string, Function>;
