@@ -6,7 +6,7 @@
  * stable from then on. v1's own value always wins where v1 has one.
  */
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
-import { growingLru } from './growing-lru.ts';
+import { TimesCache } from './times-cache.ts';
 import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { getPath, type Json } from './shape.ts';
 
@@ -40,7 +40,7 @@ export class KeptTimes {
   readonly #store: TimestampStore | undefined;
   readonly #now: () => number;
   readonly #lastSweep = new Map<string, number>();
-  readonly #cache = growingLru<string, ResourceTimes>(CACHE_ENTRIES, CACHE_TTL_MS);
+  readonly #cache = new TimesCache<ResourceTimes>(CACHE_ENTRIES, CACHE_TTL_MS);
   readonly #onLookup: ((hits: number, misses: number) => void) | undefined;
 
   constructor(store: TimestampStore | undefined, now: () => number = Date.now, onLookup?: (hits: number, misses: number) => void) {
@@ -57,15 +57,23 @@ export class KeptTimes {
   async forRows(mapping: ResourceMapping, rows: readonly Json[], uidKey: string): Promise<Map<string, ResourceTimes> | undefined> {
     const kept = keptFields(mapping);
     if (!this.#store || kept.length === 0) return undefined;
-    const uids = rows
-      .filter((row) => kept.some(([key, spec]) => isBlank(getPath(row, spec.v1 ?? key))))
-      .map((row) => row[uidKey])
-      .filter((uid): uid is string => typeof uid === 'string' && uid !== '');
+    const uids: string[] = [];
+    for (const row of rows) {
+      const uid = row[uidKey];
+      if (typeof uid !== 'string' || uid === '') continue;
+      for (const [key, spec] of kept) {
+        if (isBlank(getPath(row, spec.v1 ?? key))) {
+          uids.push(uid);
+          break;
+        }
+      }
+    }
     if (uids.length === 0) return undefined;
     const times = new Map<string, ResourceTimes>();
     const unknown: string[] = [];
+    const now = this.#cache.now();
     for (const uid of uids) {
-      const cached = this.#cache.get(cacheKey(mapping.name, uid));
+      const cached = this.#cache.get(mapping.name, uid, now);
       if (cached) times.set(uid, cached);
       else unknown.push(uid);
     }
@@ -73,7 +81,7 @@ export class KeptTimes {
     if (unknown.length > 0) {
       for (const [uid, kept] of await this.#store.observe(mapping.name, unknown, this.#stamp())) {
         times.set(uid, kept);
-        this.#cache.set(cacheKey(mapping.name, uid), kept);
+        this.#cache.set(mapping.name, uid, kept);
       }
     }
     return times;
@@ -86,19 +94,19 @@ export class KeptTimes {
 
   async created(mapping: ResourceMapping, uid: string): Promise<void> {
     if (!this.#store || keptFields(mapping).length === 0) return;
-    this.#cache.delete(cacheKey(mapping.name, uid));
+    this.#cache.delete(mapping.name, uid);
     await this.#store.created(mapping.name, uid, this.#stamp());
   }
 
   async touched(mapping: ResourceMapping, uid: string): Promise<void> {
     if (!this.#store || keptFields(mapping).length === 0) return;
-    this.#cache.delete(cacheKey(mapping.name, uid));
+    this.#cache.delete(mapping.name, uid);
     await this.#store.touched(mapping.name, uid, this.#stamp());
   }
 
   async forget(mapping: ResourceMapping, uid: string): Promise<void> {
     if (!this.#store || keptFields(mapping).length === 0) return;
-    this.#cache.delete(cacheKey(mapping.name, uid));
+    this.#cache.delete(mapping.name, uid);
     await this.#store.forget(mapping.name, uid);
   }
 
@@ -113,9 +121,6 @@ export class KeptTimes {
   }
 }
 
-function cacheKey(kind: string, uid: string): string {
-  return `${kind}\0${uid}`;
-}
 
 /** Sets kept times into a rendered resource where it shows none. */
 export function applyKeptTimes(mapping: ResourceMapping, v2: Json, times: ResourceTimes | undefined): Json {
