@@ -43,8 +43,11 @@ export function isDescendantOf(child: string, ancestor: string): boolean {
   return child.startsWith(`${ancestor}/`);
 }
 
+/** `parentOf(child) === parent`, without cutting a string out of `child` (a List asks it of every row). */
 export function isChildOf(child: string, parent: string): boolean {
-  return parentOf(child) === parent;
+  const cut = child.lastIndexOf('/');
+  if (cut < 0) return parent === '/';
+  return cut === parent.length && child.startsWith(parent);
 }
 
 /** The UIDP itself and every ancestor of it, nearest first (`a/b/c` → `a/b/c`, `a/b`, `a`). */
