@@ -4,6 +4,7 @@
  * server span, and when it ends, the access line and the RPC metrics, once.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { logMs } from '../../log.ts';
 import { requestIdOf } from '../request-id.ts';
 import { Code, codeName, type CodeNumber } from '../../rpc-status.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
@@ -57,7 +58,7 @@ export function startCall(observers: CallObservers, service: string, method: str
         span.end(rpcServerErrorType(code));
       }
       const userAgent = header('user-agent');
-      (observers.accessLog ?? observers.log).info({ reqId: requestId, rpc, code, responseTime: ms, userAgent: typeof userAgent === 'string' ? userAgent : undefined }, 'request');
+      (observers.accessLog ?? observers.log).info({ reqId: requestId, rpc, code, responseTime: logMs(ms), userAgent: typeof userAgent === 'string' ? userAgent : undefined }, 'request');
     },
   };
 }

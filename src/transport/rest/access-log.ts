@@ -7,7 +7,7 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { accessLogger } from '../../log.ts';
+import { accessLogger, logMs } from '../../log.ts';
 
 export class AccessLog extends LogController {
   /** Successful requests' lines: one logger made once, rather than the request's own child logger with full redaction. */
@@ -22,10 +22,10 @@ export class AccessLog extends LogController {
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    if (error) request.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    if (error) request.log.error({ req: request, res: reply, err: error, responseTime: logMs(reply.elapsedTime) }, 'request errored');
     // The request's own level decides (health probes log at warn, so write none).
     else if ((request.log as unknown as Logger).isLevelEnabled('info')) {
-      this.#lines.info({ reqId: request.id, req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request');
+      this.#lines.info({ reqId: request.id, req: request, res: { statusCode: reply.statusCode }, responseTime: logMs(reply.elapsedTime) }, 'request');
     }
   }
 }
