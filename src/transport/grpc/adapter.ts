@@ -73,8 +73,23 @@ export function grpcAdapter(adapterOptions: GrpcAdapterOptions): Handler {
     connect(req, res);
   });
   return (req, res) => {
-    if (!unary(req, res)) viaConnect(req, res);
+    // REST, health, metrics and the pass-through (the most requests by far) go straight to Fastify:
+    // ConnectRPC would only look their path up in its table of RPCs first.
+    if (!isRpcPath(req.url)) options.fallback(req, res);
+    else if (!unary(req, res)) viaConnect(req, res);
   };
+}
+
+/**
+ * A path an RPC can have: `/package.Service/…`, a dotted first segment, which no REST route, probe or
+ * v1 path has. Anything else is no call of any service, whatever its content type.
+ */
+export function isRpcPath(url: string | undefined): boolean {
+  if (!url || url.charCodeAt(0) !== 0x2f) return false;
+  const end = url.indexOf('/', 1);
+  if (end < 0) return false;
+  const dot = url.indexOf('.', 1);
+  return dot > 1 && dot < end - 1;
 }
 
 /**
