@@ -84,6 +84,10 @@ describe('v1 groups', () => {
     });
     it('uidp.ids takes the repeated key and matches exact ids', async () => {
       expect(ids(await ctx.api.get(`/iam/v1/groups?uidp.ids=${tree.b}&uidp.ids=${tree.other}`))).toEqual([tree.b, tree.other]);
+      // Each row once however often it is asked; unknown ids match nothing; the other filters still apply.
+      expect(ids(await ctx.api.get(`/iam/v1/groups?uidp.ids=${tree.b}&uidp.ids=${tree.b}&uidp.ids=${tree.b}0`))).toEqual([tree.b]);
+      expect(ids(await ctx.api.get(`/iam/v1/groups?uidp.ids=${tree.b}&uidp.ids=${tree.a}&uidp.childrenOf=${tree.org}`))).toEqual([tree.a]);
+      expect(ids(await ctx.api.get(`/iam/v1/groups?uidp.ids=${tree.b}&name=nope`))).toEqual([]);
     });
     it('filters AND together, and `name` is exact', async () => {
       expect(ids(await ctx.api.get(`/iam/v1/groups?uidp.descendantsOf=${tree.org}&name=b`))).toEqual([tree.b]);
