@@ -36,6 +36,8 @@ function keptFields(mapping: ResourceMapping): readonly Kept[] {
   return kept;
 }
 
+const SOURCES = new WeakMap<ResourceMapping, readonly string[]>();
+
 export class KeptTimes {
   readonly #store: TimestampStore | undefined;
   readonly #now: () => number;
@@ -55,14 +57,17 @@ export class KeptTimes {
 
   /** The kept times of the rows that lack a time v1 should have given, recording first sightings. */
   async forRows(mapping: ResourceMapping, rows: readonly Json[], uidKey: string): Promise<Map<string, ResourceTimes> | undefined> {
-    const kept = keptFields(mapping);
-    if (!this.#store || kept.length === 0) return undefined;
+    const sources = KeptTimes.sources(mapping);
+    if (!this.#store || sources.length === 0) return undefined;
     const uids: string[] = [];
-    for (const row of rows) {
+    // Indexed loops: a List runs this over every row of v1's list, and for-of with destructuring
+    // allocated iterators per row here (300 KB a 1,000-row List in an allocation profile).
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
       const uid = row[uidKey];
       if (typeof uid !== 'string' || uid === '') continue;
-      for (const [key, spec] of kept) {
-        if (isBlank(getPath(row, spec.v1 ?? key))) {
+      for (let s = 0; s < sources.length; s++) {
+        if (isBlank(getPath(row, sources[s]!))) {
           uids.push(uid);
           break;
         }
@@ -88,8 +93,13 @@ export class KeptTimes {
   }
 
   /** Where in a v1 row forRows reads each kept time, to tell whether it is blank (the row's key, or a dotted path). */
-  static sources(mapping: ResourceMapping): string[] {
-    return keptFields(mapping).map(([key, spec]) => spec.v1 ?? key);
+  static sources(mapping: ResourceMapping): readonly string[] {
+    let sources = SOURCES.get(mapping);
+    if (!sources) {
+      sources = keptFields(mapping).map(([key, spec]) => spec.v1 ?? key);
+      SOURCES.set(mapping, sources);
+    }
+    return sources;
   }
 
   async created(mapping: ResourceMapping, uid: string): Promise<void> {
