@@ -23,7 +23,7 @@ import { cachedCheck, isOperational, registerHealth } from './transport/rest/hea
 import { registerDocs } from './transport/rest/docs.ts';
 import { openApiDocument } from './contract/openapi.ts';
 import { v2Routes } from './transport/rest/routes.ts';
-import { createLogger } from './log.ts';
+import { accessLogger, createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
@@ -115,6 +115,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
   const logger = createLogger(config.logLevel, options.logStream);
   const log = logger as FastifyBaseLogger;
+  // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the serializer censors).
+  const accessLog = accessLogger(logger);
   const services = apiServices();
   // What this mode serves; the rest answers UNIMPLEMENTED with the reason declared for it.
   const { served: bindings, reasons } = forMode(bindContract(services, registry.all()), config.mode);
@@ -136,7 +138,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, tracing, shed }),
+      grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, accessLog: accessLog as FastifyBaseLogger, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, tracing, shed }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
@@ -149,7 +151,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     // Errors Fastify raises before routing (a malformed %-escape in the URL) leave as AIP-193 too.
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
-    logController: new AccessLog(logger),
+    logController: new AccessLog(accessLog),
   });
 
   routedMethods = app.supportedMethods;

@@ -25,8 +25,6 @@ import { requestGate } from './framework-errors.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { Tracing } from '../../observability/tracing.ts';
 import type { Handler } from '../listener.ts';
-import type { Logger } from 'pino';
-import { accessLogger } from '../../log.ts';
 import { withSpecMessageEncoding } from './message-encoding.ts';
 import { grpcRoutes, type UnaryMethod } from './service.ts';
 import { unaryServer } from './unary-server.ts';
@@ -46,14 +44,15 @@ export interface GrpcAdapterOptions {
   /** The largest request message, in bytes. */
   readMaxBytes: number;
   log: FastifyBaseLogger;
+  /** Where access lines go (log.ts, accessLogger); `log` when not given. */
+  accessLog?: FastifyBaseLogger;
   metrics?: GatewayMetrics;
   tracing?: Tracing;
   /** The refusal for a call arriving now when the gateway is overloaded (health is never asked). */
   shed?: () => ApiError | undefined;
 }
 
-export function grpcAdapter(adapterOptions: GrpcAdapterOptions): Handler {
-  const options = { ...adapterOptions, accessLog: accessLogger(adapterOptions.log as unknown as Logger) as unknown as FastifyBaseLogger };
+export function grpcAdapter(options: GrpcAdapterOptions): Handler {
   const fallback: Handler = (req, res) => (isGrpc(req) ? unknownMethod(req, res) : options.fallback(req, res));
   const connect = connectNodeAdapter({
     routes: (router) => {

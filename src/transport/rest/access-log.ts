@@ -7,15 +7,16 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { accessLogger, logMs } from '../../log.ts';
+import { logMs } from '../../log.ts';
 
 export class AccessLog extends LogController {
   /** Successful requests' lines: one logger made once, rather than the request's own child logger with full redaction. */
   readonly #lines: Logger;
 
-  constructor(log: Logger) {
+  /** `lines`: the access logger (log.ts, accessLogger), made once for the whole gateway. */
+  constructor(lines: Logger) {
     super();
-    this.#lines = accessLogger(log);
+    this.#lines = lines;
   }
 
   override incomingRequest(): void {}
