@@ -138,7 +138,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => createListener(
-      grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, accessLog: accessLog as FastifyBaseLogger, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, log, metrics, tracing, shed }),
+      grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, accessLog: accessLog as FastifyBaseLogger, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, requestTimeoutMs: config.requestTimeoutMs, log, metrics, tracing, shed }),
       { tls: tlsFiles(config), ...limits },
     ),
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.

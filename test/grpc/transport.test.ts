@@ -6,6 +6,7 @@
  * close, unserved RPCs, and a parent that must not be misplaced.
  */
 import http from 'node:http';
+import { once } from 'node:events';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -190,6 +191,31 @@ describe('deadlines and cancellation', () => {
     } finally {
       client.close();
     }
+  });
+
+  it('a gRPC caller that never finishes its message is refused at the request deadline (or its shorter grpc-timeout), not held open', async () => {
+    /** Sends the headers and 3 of the 10 bytes a message promises, and never ends the stream. */
+    const stalled = async (url: string, headers: Record<string, string> = {}) => {
+      const session = http2.connect(url);
+      session.on('error', () => {});
+      try {
+        const started = Date.now();
+        const stream = session.request({ ':method': 'POST', ':path': `/${GROUPS}/GetGroup`, 'content-type': 'application/grpc', te: 'trailers', authorization: TOKEN, ...headers });
+        stream.on('error', () => {});
+        stream.write(Buffer.from([0, 0, 0, 0, 10, 0x0a, 0x01, 0x61]));
+        const [head] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+        const answer = { ms: Date.now() - started, status: head['grpc-status'], message: decodeURIComponent(String(head['grpc-message'] ?? '')) };
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        return answer;
+      } finally {
+        session.close();
+      }
+    };
+    const byDeadline = await stalled(hung.url);
+    expect(byDeadline).toMatchObject({ status: '4', message: expect.stringContaining('did not arrive within the deadline of 400 ms') });
+    expect(byDeadline.ms).toBeGreaterThanOrEqual(350);
+    const byTimeout = await stalled(patient.url, { 'grpc-timeout': '200m' });
+    expect(byTimeout).toMatchObject({ status: '4', message: expect.stringContaining('deadline of 200 ms') });
   });
 
   it('the configured request deadline ends a REST request whose v1 call would wait 20 s, as DEADLINE_EXCEEDED naming it', async () => {

@@ -43,6 +43,8 @@ export interface GrpcAdapterOptions {
   fallback: Handler;
   /** The largest request message, in bytes. */
   readMaxBytes: number;
+  /** The whole request's deadline; reading the message is part of it (unary-server.ts). */
+  requestTimeoutMs: number;
   log: FastifyBaseLogger;
   /** Where access lines go (log.ts, accessLogger); `log` when not given. */
   accessLog?: FastifyBaseLogger;

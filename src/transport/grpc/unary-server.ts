@@ -18,7 +18,7 @@ import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } fro
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
-import { ApiError, invalidField } from '../../aip/errors.ts';
+import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
 import { cancelled } from '../../operation/context.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
@@ -30,6 +30,12 @@ export interface UnaryServerOptions extends CallObservers {
   methods: readonly UnaryMethod[];
   /** The largest request message, in bytes. */
   readMaxBytes: number;
+  /**
+   * The whole request's deadline (`--request-timeout-ms`), which reading the message is part of: a
+   * caller that starts a call and never finishes its message is refused then (a shorter grpc-timeout
+   * wins), so HTTP/2 streams held open by a stalled or hostile client do not pile up.
+   */
+  requestTimeoutMs: number;
   /** The refusal for a call arriving now when the gateway is overloaded. */
   shed?: (() => ApiError | undefined) | undefined;
 }
@@ -81,6 +87,7 @@ class UnaryCallOnStream {
   readonly #domain: string;
   readonly #caller = new AbortController();
   #answered = false;
+  #readTimer: NodeJS.Timeout | undefined;
   /** The RPC's answer is running: it ends the call itself, even when the caller has gone. */
   #running = false;
 
@@ -108,12 +115,15 @@ class UnaryCallOnStream {
       this.#caller.abort();
       if (!this.#running) this.#fail(cancelled());
     });
+    const readMs = Math.min(this.#options.requestTimeoutMs, this.#timeoutMs ?? Number.POSITIVE_INFINITY);
+    this.#readTimer = setTimeout(() => this.#refuse(deadlineExceeded(`the request message did not arrive within the deadline of ${Math.ceil(readMs)} ms`)), readMs);
     const reader = new UnaryRequestReader(this.#options.readMaxBytes);
     const onData = (chunk: Buffer): void => {
       const problem = reader.push(chunk);
       if (problem) this.#refuse(envelopeError(problem));
     };
     this.#req.on('data', onData).once('end', () => {
+      clearTimeout(this.#readTimer);
       this.#req.off('data', onData);
       if (this.#answered) return;
       const read = reader.end();
@@ -168,6 +178,7 @@ class UnaryCallOnStream {
   #send(headers: OutgoingHttpHeaders, message: Buffer | undefined, code: CodeNumber): void {
     if (this.#answered) return;
     this.#answered = true;
+    clearTimeout(this.#readTimer);
     const stream = this.#stream;
     // The caller gone (its stream reset, its session closed): nothing can be written; an answer it never got is CANCELLED.
     const gone = (): void => this.#call.end(code === Code.OK ? Code.CANCELLED : code);
