@@ -191,6 +191,10 @@ class Listener extends http.Server {
       socket.pause();
       socket.unshift(seen);
       if (h2) {
+        // Accepted by this http.Server, the socket allows half-open connections, as HTTP/1 wants; an
+        // http2 server's own sockets do not, and its session ends only when the socket closes. Left
+        // half-open, a client that vanished mid-request kept its session, and close(), waiting forever.
+        socket.allowHalfOpen = false;
         this.#inner.emit('connection', socket); // reads what is buffered, then takes over the socket
       } else {
         toHttp1.call(this, socket);

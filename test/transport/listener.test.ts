@@ -295,6 +295,23 @@ describe('TLS: ALPN chooses', () => {
 });
 
 describe('close', () => {
+  it('an h2c client that vanishes mid-request ends its session, so close() resolves at once', async () => {
+    const { app, port } = await start();
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    session.on('error', () => {});
+    const stream = session.request({ ':path': '/echo', ':method': 'POST', 'content-type': 'application/json' });
+    stream.on('error', () => {});
+    stream.write('{"half": ');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Gone without a word, its request unfinished: no RST_STREAM, no GOAWAY, the connection just ends.
+    session.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Before the fix the session waited on the half-open socket and close() never resolved (the test timed out).
+    const started = Date.now();
+    await app.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('lets an in-flight h2 request finish, sends GOAWAY, refuses new connections, then resolves', async () => {
     const { app, port, slow } = await start();
     const session = await connectH2(`http://127.0.0.1:${port}`);
