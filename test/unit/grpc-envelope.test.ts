@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frame, UnaryRequestReader } from '../../src/transport/grpc/envelope.ts';
-import { grpcTimeoutMs } from '../../src/transport/grpc/unary-server.ts';
+import { grpcTimeoutMs } from '../../src/transport/grpc/grpc-timeout.ts';
 
 const prefix = (flags: number, length: number) => {
   const head = Buffer.alloc(5);

@@ -25,6 +25,7 @@ import { requestGate } from './framework-errors.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { Tracing } from '../../observability/tracing.ts';
 import type { Handler } from '../listener.ts';
+import { grpcTimeoutMs } from './grpc-timeout.ts';
 import { withSpecMessageEncoding } from './message-encoding.ts';
 import { grpcRoutes, type UnaryMethod } from './service.ts';
 import { unaryServer } from './unary-server.ts';
@@ -86,28 +87,25 @@ export function grpcAdapter(options: GrpcAdapterOptions): Handler {
  * v1 path has. Anything else is no call of any service, whatever its content type.
  */
 export function isRpcPath(url: string | undefined): boolean {
-  if (!url || url.charCodeAt(0) !== 0x2f) return false;
-  const end = url.indexOf('/', 1);
-  if (end < 0) return false;
-  const dot = url.indexOf('.', 1);
-  return dot > 1 && dot < end - 1;
+  return url !== undefined && RPC_PATH.test(url);
 }
+
+const RPC_PATH = /^\/[A-Za-z_]\w*(\.\w+)+\//;
 
 /**
  * A gRPC or gRPC-Web call: its content type says so, and its path is `/package.Service/…` (no REST
  * path starts with a dotted name). Connect's JSON cannot be told from REST's and stays REST.
  */
 function isGrpc(req: Request): boolean {
-  return /^application\/grpc(-web)?([+;]|$)/.test(String(req.headers['content-type'] ?? '')) && /^\/[A-Za-z_]\w*(\.\w+)+\//.test(String(req.url ?? ''));
+  return /^application\/grpc(-web)?([+;]|$)/.test(String(req.headers['content-type'] ?? '')) && isRpcPath(req.url);
 }
 
 /** Node's longest timer; a longer delay fires after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-const TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
 
 function dropUnarmableTimeout(req: Request): void {
-  const match = /^(\d{1,8})([HMSmun])$/.exec(String(req.headers['grpc-timeout'] ?? ''));
-  if (match && Number(match[1]) * TIMEOUT_UNIT_MS[match[2]!]! > MAX_TIMER_MS) delete req.headers['grpc-timeout'];
+  const ms = grpcTimeoutMs(String(req.headers['grpc-timeout'] ?? ''));
+  if (ms !== null && ms > MAX_TIMER_MS) delete req.headers['grpc-timeout'];
 }
 
 /** A trailers-only gRPC answer: UNIMPLEMENTED, as gRPC servers answer a method they do not have. */

@@ -22,6 +22,7 @@ import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
 import { cancelled } from '../../operation/context.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
+import { grpcTimeoutMs } from './grpc-timeout.ts';
 import { frame, UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
 import { failureOf, type UnaryMethod } from './service.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
@@ -66,14 +67,6 @@ export function unaryServer(options: UnaryServerOptions): UnaryServer {
     new UnaryCallOnStream(options, entry, req as Http2ServerRequest, res as Http2ServerResponse, timeoutMs).start();
     return true;
   };
-}
-
-const TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
-
-/** `grpc-timeout` in ms (at most 8 digits and a unit, per the gRPC spec); null when malformed. */
-export function grpcTimeoutMs(value: string): number | null {
-  const match = /^(\d{1,8})([HMSmun])$/.exec(value);
-  return match ? Number(match[1]) * TIMEOUT_UNIT_MS[match[2]!]! : null;
 }
 
 class UnaryCallOnStream {
