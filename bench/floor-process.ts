@@ -8,7 +8,8 @@
  * port chosen by the OS, then serves until its parent closes stdin or sends
  * SIGTERM/SIGINT.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { http } from '../src/node-http.ts';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { stopWithParent } from './stop-with-parent.ts';
@@ -26,7 +27,7 @@ function endToEnd(headers: IncomingHttpHeaders | Record<string, string | string[
   return kept;
 }
 
-const server = createServer(async (request, response) => {
+const server = http.createServer(async (request, response) => {
   try {
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const answer = await v1.request({ method: request.method as 'GET', path: request.url!, headers: endToEnd(request.headers), body: hasBody ? request : null });

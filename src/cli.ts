@@ -4,13 +4,11 @@
  * without `--v1-url` it starts the v1 emulator in-process with a demo
  * organisation, so the gateway can be tried with nothing else running.
  */
-import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, usage, type Config } from './config.ts';
 import { buildGateway } from './server.ts';
 import { startupSummary } from './startup.ts';
 import type { RunningEmulator } from './emulator/v1/index.ts';
-
-const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+import { VERSION } from './version.ts';
 
 function configOrExit(): Config {
   const argv = process.argv.slice(2);

@@ -187,7 +187,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     done(isOperational(request) ? undefined : shed());
   });
   registerHealth(app, ready, backendName(config));
-  registerDocs(app, { document: openApiDocument(bindings, { title: 'v2gw: the v2beta1 Identity and Registry Management API', version: API_VERSIONS[0], aliases: API_VERSIONS.slice(1) }), page: config.docs });
+  registerDocs(app, { document: () => openApiDocument(bindings, { title: 'v2gw: the v2beta1 Identity and Registry Management API', version: API_VERSIONS[0], aliases: API_VERSIONS.slice(1) }), page: config.docs });
   metricsRoute(app, metrics);
   app.decorate('metrics', metrics);
   let admin: FastifyInstance | undefined;

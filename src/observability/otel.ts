@@ -6,7 +6,6 @@
  * parented explicitly, so the gateway traces only what it means to and no
  * other code in the process is touched.
  */
-import { readFileSync } from 'node:fs';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { TraceState } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
@@ -14,11 +13,10 @@ import {
   AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler, type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { VERSION } from '../version.ts';
 import { formatTraceparent, propagationHeaders } from './trace-context.ts';
 import type { SpanAttributes, SpanFactory, TraceSpan } from './tracing.ts';
 import type { ExportSettings, SamplerName } from './tracing-settings.ts';
-
-const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 export async function startOtel(settings: ExportSettings): Promise<SpanFactory> {
   const exporter = await otlpExporter(settings);

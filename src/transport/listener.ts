@@ -12,7 +12,8 @@
  * `address`, and the callback of `close` once every connection is gone, cover
  * both protocols; `close` and `closeAllConnections` reach HTTP/2 sessions too.
  */
-import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
+import { http } from '../node-http.ts';
 import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 
@@ -90,7 +91,7 @@ class Http2Response extends http2.Http2ServerResponse {
 /** How often, while draining, keep-alive connections that finished their last request are reaped. */
 const DRAIN_REAP_MS = 250;
 
-export function createListener(handler: Handler, options: ListenerOptions = {}): http.Server {
+export function createListener(handler: Handler, options: ListenerOptions = {}): Server {
   return new Listener(handler, { ...LISTENER_DEFAULTS, ...definedOnly(options) });
 }
 
@@ -110,14 +111,14 @@ class Listener extends http.Server {
     if (settings.requestTimeoutMs > 0 && settings.headersTimeoutMs > settings.requestTimeoutMs) {
       throw new RangeError(`the headers timeout (${settings.headersTimeoutMs} ms) cannot be longer than the whole request's (${settings.requestTimeoutMs} ms)`);
     }
-    const http1: http.ServerOptions = {
+    const http1: ServerOptions = {
       headersTimeout: settings.headersTimeoutMs,
       requestTimeout: settings.requestTimeoutMs,
       keepAliveTimeout: settings.keepAliveTimeoutMs,
       // Node checks header/request deadlines only this often (30 s by default), so they would overrun by that much.
       connectionsCheckingInterval: 1_000,
     };
-    super(http1, handler as http.RequestListener);
+    super(http1, handler as RequestListener);
     this.#tls = settings.tls !== undefined;
 
     if (settings.tls) {
@@ -226,7 +227,7 @@ class Listener extends http.Server {
   override closeIdleConnections(): void {
     super.closeIdleConnections();
     // Node's secure server has it (for its allowHTTP1 connections); @types/node does not declare it.
-    if (this.#tls) (this.#inner as unknown as Pick<http.Server, 'closeIdleConnections'>).closeIdleConnections();
+    if (this.#tls) (this.#inner as unknown as Pick<Server, 'closeIdleConnections'>).closeIdleConnections();
   }
 
   /** Drops every connection at once, HTTP/2 sessions included. */

@@ -48,6 +48,7 @@ async function modulesLoaded(name: string, args: string[], cli = CLI): Promise<s
 }
 
 const loads = (modules: string[], part: string) => modules.some((url) => url.includes(part));
+const NODE_UNDICI = 'node-internal:internal/deps/undici/undici';
 
 describe('modules loaded per mode', () => {
   it('native mode on SQLite loads no v1 client, no pass-through, no undici, no PostgreSQL driver, no Swagger UI and no v1 emulator', async () => {
@@ -58,21 +59,36 @@ describe('modules loaded per mode', () => {
     }
   });
 
-  it('translate mode loads the v1 client and the pass-through, and no native backend, PostgreSQL driver, Swagger UI or v1 emulator (with a v1 to serve)', async () => {
+  it('translate mode loads the v1 client and the pass-through, and no native backend, PostgreSQL driver, Swagger UI, v1 emulator, ConnectRPC Node adapter or Node\'s own undici (with a v1 to serve)', async () => {
     const modules = await modulesLoaded('translate', ['--v1-url', 'http://127.0.0.1:9']);
     expect(loads(modules, '/src/v1/client.ts')).toBe(true);
     expect(loads(modules, '/src/passthrough/plugin.ts')).toBe(true);
     // One copy of undici: a library of the pass-through's own would bring another (one did, ~5 MB).
     expect(modules.filter((url) => /\/node_modules\/.+\/node_modules\/undici\//.test(url))).toEqual([]);
-    for (const part of ['/src/native/native-backend.ts', '/node_modules/pg/', '/node_modules/swagger-ui-dist/', '/src/emulator/']) {
+    // ConnectRPC's Node adapter waits for the first call it serves (gRPC-Web, Connect, health, reflection);
+    // Node's bundled undici comes with it, or with an ES module import of node:http (src/node-http.ts).
+    for (const part of ['/src/native/native-backend.ts', '/node_modules/pg/', '/node_modules/swagger-ui-dist/', '/src/emulator/', '/node_modules/@connectrpc/connect-node/', NODE_UNDICI]) {
       expect(loads(modules, part), part).toBe(false);
     }
   });
 
-  it('the build that npm start and the image run is JavaScript throughout: no module of it needs the type stripper', { timeout: 120_000 }, async () => {
+  it('the build that npm start and the image run is one bundle: no module of it needs the type stripper or node_modules, and each mode loads its own chunks', { timeout: 120_000 }, async () => {
     execFileSync(process.execPath, [`${ROOT}scripts/build.ts`], { stdio: 'inherit' });
-    const modules = await modulesLoaded('built', ['--v1-url', 'http://127.0.0.1:9'], `${ROOT}dist/src/cli.js`);
-    expect(loads(modules, '/dist/src/v1/client.js')).toBe(true);
-    expect(modules.filter((url) => url.startsWith('file:') && /\.[mc]?ts$/.test(url))).toEqual([]);
+    const CLI_BUILT = `${ROOT}dist/src/cli.js`;
+    const [translate, native] = await Promise.all([
+      modulesLoaded('built-translate', ['--v1-url', 'http://127.0.0.1:9'], CLI_BUILT),
+      modulesLoaded('built-native', ['--mode', 'native'], CLI_BUILT),
+    ]);
+    const chunk = (name: string) => new RegExp(`/dist/src/${name}-[A-Z0-9]+\\.js$`);
+    const hasChunk = (modules: string[], name: string) => modules.some((url) => chunk(name).test(url));
+    expect(hasChunk(translate, 'client'), 'the v1 client').toBe(true);
+    expect(hasChunk(translate, 'native-backend')).toBe(false);
+    expect(hasChunk(native, 'native-backend'), 'the native backend').toBe(true);
+    expect(hasChunk(native, 'client')).toBe(false);
+    for (const modules of [translate, native]) {
+      expect(modules.filter((url) => url.startsWith('file:') && /\.[mc]?ts$/.test(url))).toEqual([]);
+      expect(modules.filter((url) => url.includes('/node_modules/'))).toEqual([]);
+      expect(loads(modules, NODE_UNDICI)).toBe(false);
+    }
   });
 });

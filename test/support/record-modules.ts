@@ -2,7 +2,8 @@
  * Preloaded into a child process (`node --import <this file> …`): records the URL of every module
  * the process loads, ESM and CommonJS alike, and writes them as a JSON array to the file named by
  * V2GW_TEST_MODULES_FILE when the process receives SIGUSR2 (a signal the gateway does not handle
- * itself). Tests assert on what a mode leaves unloaded.
+ * itself), followed by Node's own internal modules it has loaded, as `node-internal:<name>`
+ * (`node-internal:internal/deps/undici/undici`). Tests assert on what a mode leaves unloaded.
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
@@ -18,6 +19,8 @@ registerHooks({
 });
 // Written aside and renamed into place, so a reader never sees half a list.
 process.on('SIGUSR2', () => {
-  writeFileSync(`${file}.part`, JSON.stringify(loaded));
+  // moduleLoadList: Node's own record of the internal modules it has loaded (not in @types/node).
+  const internal = (process as unknown as { moduleLoadList: string[] }).moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => `node-internal:${entry.slice('NativeModule '.length)}`);
+  writeFileSync(`${file}.part`, JSON.stringify([...loaded, ...internal]));
   renameSync(`${file}.part`, file);
 });

@@ -12,11 +12,15 @@
  * - a gRPC or gRPC-Web call to a method no service has answers UNIMPLEMENTED
  *   as gRPC, not with REST's 404; other requests go on to `fallback` (REST);
  * - `grpc-message` is encoded as the gRPC spec says (message-encoding.ts).
+ *
+ * ConnectRPC's Node adapter is loaded on the first call that needs it: loading it loads Node's own
+ * bundled undici too (~4 MB of RSS for the life of the process), which a gateway asked only REST and
+ * unary gRPC, as most are, never needs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { ConnectRouter } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../aip/errors.ts';
 import { Code } from '../../rpc-status.ts';
@@ -57,7 +61,31 @@ export interface GrpcAdapterOptions {
 
 export function grpcAdapter(options: GrpcAdapterOptions): Handler {
   const fallback: Handler = (req, res) => (isGrpc(req) ? unknownMethod(req, res) : options.fallback(req, res));
-  const connect = connectNodeAdapter({
+  let connect: Promise<Handler> | undefined;
+  const unary = unaryServer(options);
+  const viaConnect = withSpecMessageEncoding((req: Request, res: Response) => {
+    dropUnarmableTimeout(req);
+    // The request's body waits in its stream, unread, while the adapter loads.
+    (connect ??= connectHandler(options, fallback)).then(
+      (handler) => handler(req, res),
+      (error: unknown) => {
+        options.log.error({ err: error }, 'ConnectRPC could not be loaded');
+        res.destroy();
+      },
+    );
+  });
+  return (req, res) => {
+    // REST, health, metrics and the pass-through (the most requests by far) go straight to Fastify:
+    // ConnectRPC would only look their path up in its table of RPCs first.
+    if (!isRpcPath(req.url)) options.fallback(req, res);
+    else if (!unary(req, res)) viaConnect(req, res);
+  };
+}
+
+/** ConnectRPC's handler for what the gateway's own unary server does not take. */
+async function connectHandler(options: GrpcAdapterOptions, fallback: Handler): Promise<Handler> {
+  const { connectNodeAdapter } = await import('@connectrpc/connect-node');
+  return connectNodeAdapter({
     routes: (router) => {
       grpcRoutes(router, options.methods, options.log);
       options.routes(router);
@@ -69,17 +97,6 @@ export function grpcAdapter(options: GrpcAdapterOptions): Handler {
     requestGate: requestGate(options, options.shed),
     fallback: fallback as ConnectFallback,
   }) as Handler;
-  const unary = unaryServer(options);
-  const viaConnect = withSpecMessageEncoding((req: Request, res: Response) => {
-    dropUnarmableTimeout(req);
-    connect(req, res);
-  });
-  return (req, res) => {
-    // REST, health, metrics and the pass-through (the most requests by far) go straight to Fastify:
-    // ConnectRPC would only look their path up in its table of RPCs first.
-    if (!isRpcPath(req.url)) options.fallback(req, res);
-    else if (!unary(req, res)) viaConnect(req, res);
-  };
 }
 
 /**

@@ -76,7 +76,7 @@ export function healthRoutes(router: ConnectRouter, options: HealthOptions): voi
   });
 }
 
-/** The service as the registry describes it; a missing one is a build problem, so it fails at startup. */
+/** The service as the registry describes it; a missing one is a build problem, so it fails loudly (the health and reflection tests see it). */
 export function requireService(registry: FileRegistry, typeName: string): DescService {
   const service = registry.getService(typeName);
   if (!service) throw new Error(`the descriptor registry has no service ${typeName}`);

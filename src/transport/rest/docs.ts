@@ -37,15 +37,18 @@ const START = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#api
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'";
 
 export interface DocsOptions {
-  /** The document, made once from the served bindings. */
-  document: object;
+  /**
+   * Makes the document from the served bindings; called on the first request for it, since most
+   * gateways are never asked (the document and the work of making it are ~1 MB a process would hold).
+   */
+  document: () => object;
   /** Serve the page at /docs too. */
   page: boolean;
 }
 
 export function registerDocs(app: FastifyInstance, options: DocsOptions): void {
-  const json = JSON.stringify(options.document);
-  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(json));
+  let json: string | undefined;
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send((json ??= JSON.stringify(options.document()))));
   if (!options.page) return;
   const root = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const files = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(join(root, name)) }]));

@@ -4,8 +4,9 @@
  * status that matches its code. Internal details stay in the log.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
+import { http } from '../../node-http.ts';
 import type { Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, deadlineExceeded, domainForPath, internal, invalidField, notFound, retryDelayOf, toAipBody } from '../../aip/errors.ts';
 import { Code } from '../../rpc-status.ts';
@@ -103,7 +104,7 @@ export function refuseUnroutedMethods(handler: Handler, supported: () => readonl
     const requestId = requestIdOf(req.headers['x-request-id']);
     const body = JSON.stringify(toAipBody(methodNotServed(method), domainForPath(String(req.url ?? '/')), requestId));
     log.info({ reqId: requestId, method: method.slice(0, 64), remoteAddress: req.socket?.remoteAddress }, 'request refused before routing');
-    (res as http.ServerResponse).writeHead(501, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+    (res as ServerResponse).writeHead(501, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
     res.end(body);
     req.resume();
   };
