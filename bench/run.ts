@@ -68,6 +68,7 @@ const { values: flags } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     // What the gateway runs with in its image and `npm start` (Dockerfile's NODE_OPTIONS, package.json).
     'node-arg': { type: 'string', multiple: true, default: ['--max-semi-space-size=4'] },
+    'gateway-env': { type: 'string', multiple: true, default: ['MALLOC_ARENA_MAX=2'] },
     'gateway-flag': { type: 'string', multiple: true, default: [] },
     'no-pin': { type: 'boolean', default: false },
     json: { type: 'string' },
@@ -94,6 +95,8 @@ if (flags.help) {
   --log-level <level>=info  the gateway's log level (info is its default; lines go to /dev/null)
   --node-arg <flag>         the Node flags of every gateway process (repeatable; default --max-semi-space-size=4,
                             as the image and npm start run it; --node-arg= for none)
+  --gateway-env <K=V>       the environment every gateway process adds (repeatable; default MALLOC_ARENA_MAX=2,
+                            as the image and npm start run it; --gateway-env= for none)
   --gateway-flag <flag>     a src/config.ts flag for every gateway process (repeatable)
   --no-pin                  do not pin processes to cores with taskset
   --json <file>             write every figure to this file
@@ -143,6 +146,13 @@ const support = (command: string, args: string[]) => pin.command('support', comm
  */
 const gatewayFlags = ['--log-level', flags['log-level'], '--bench-log', '/dev/null', '--shed-event-loop-delay-ms', '0', ...flags['gateway-flag']];
 const gatewayNodeArgs = flags['node-arg'].filter((arg) => arg !== '');
+const gatewayEnv = Object.fromEntries(
+  flags['gateway-env'].filter((pair) => pair !== '').map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--gateway-env: expected KEY=VALUE, got ${pair}`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 const TOKEN_KEY = 'bench-page-token-key-0123456789';
 
 // ---- one part: servers, probes, alternating load, memory -------------------
@@ -196,9 +206,9 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
   try {
     const floor = await startFloor('floor', emulator.url, server);
     started.push(floor);
-    const gateway = await startGateway('gateway', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, launch: server });
+    const gateway = await startGateway('gateway', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
     started.push(gateway);
-    const grpcGateway = withGrpc ? await startGateway('gateway-grpc', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, launch: server }) : undefined;
+    const grpcGateway = withGrpc ? await startGateway('gateway-grpc', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
     if (grpcGateway) started.push(grpcGateway);
     const scenario = scenarioFor(key, emulator.org, emulator.group);
     const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, server) : undefined;
@@ -249,8 +259,8 @@ interface WalkResult {
 
 async function walkPart(): Promise<WalkResult> {
   const emulator = await startEmulator(settings.walkGroups, { launch: support });
-  const cached = await startGateway('gateway-walk-cache', emulator.url, { flags: [...gatewayFlags, '--debug-headers'], nodeArgs: gatewayNodeArgs, launch: server });
-  const uncached = await startGateway('gateway-no-walk-cache', emulator.url, { flags: [...gatewayFlags, '--debug-headers', '--walk-cache-ms', '0'], nodeArgs: gatewayNodeArgs, launch: server });
+  const cached = await startGateway('gateway-walk-cache', emulator.url, { flags: [...gatewayFlags, '--debug-headers'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
+  const uncached = await startGateway('gateway-no-walk-cache', emulator.url, { flags: [...gatewayFlags, '--debug-headers', '--walk-cache-ms', '0'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
   try {
     process.stderr.write(`bench: walk of ${settings.walkGroups} groups: warm-up\n`);
     await walk(cached.url, emulator.org, 50);
@@ -277,7 +287,7 @@ async function nativePart(): Promise<Record<ScenarioKey, Measured>> {
     const { org, group } = await seedNative(dir, settings.nativeGroups);
     const out: Partial<Record<ScenarioKey, Measured>> = {};
     for (const key of ['get', 'list'] as const) {
-      const gateway = await startGateway('gateway-native', undefined, { flags: [...gatewayFlags, '--mode', 'native', '--data-dir', dir, '--page-token-key', TOKEN_KEY], nodeArgs: gatewayNodeArgs, launch: server });
+      const gateway = await startGateway('gateway-native', undefined, { flags: [...gatewayFlags, '--mode', 'native', '--data-dir', dir, '--page-token-key', TOKEN_KEY], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
       try {
         const scenario: Scenario = scenarioFor(key, org, group);
         await probeRest('native gateway', gateway.url, scenario);

@@ -31,11 +31,11 @@ export function startChild<T extends { url: string }>(
   name: string,
   script: string,
   args: string[],
-  options: { nodeArgs?: string[]; cwd?: string; timeoutMs?: number; launch?: Launch } = {},
+  options: { nodeArgs?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; launch?: Launch } = {},
 ): Promise<Child<T>> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const [command, argv] = (options.launch ?? direct)(process.execPath, [...(options.nodeArgs ?? []), script, ...args]);
-  const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd });
+  const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd, env: { ...process.env, ...options.env } });
   // Registered per child, after anything it runs from (a worktree), so it is killed before that goes.
   const kill = onCleanup(() => {
     if (alive(child)) child.kill('SIGKILL');

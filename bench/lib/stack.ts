@@ -43,6 +43,8 @@ export interface GatewayOptions {
    */
   root?: string;
   nodeArgs?: string[];
+  /** Added to the environment it inherits (MALLOC_ARENA_MAX=2, as the image runs it). */
+  env?: Record<string, string>;
   /** More src/config.ts flags (`--mode native --data-dir …`, `--walk-cache-ms 0`, …). */
   flags?: string[];
   launch?: Launch;
@@ -56,6 +58,7 @@ export async function startGateway(name: string, v1Url: string | undefined, opti
   const child = await startChild<{ url: string }>(name, script, args, {
     cwd: root,
     ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.env ? { env: options.env } : {}),
     ...(options.launch ? { launch: options.launch } : {}),
   });
   return { child, url: requireLoopback(name, child.ready.url) };
