@@ -231,10 +231,11 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     return { backend: native, unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
-  const [{ V1Client }, { HydrationCache }, { WalkCache }, { V1Backend }] = await Promise.all([
+  const [{ V1Client }, { HydrationCache }, { WalkCache }, { ListScanMemo }, { V1Backend }] = await Promise.all([
     import('./v1/client.ts'),
     import('./engine/hydration-cache.ts'),
     import('./engine/walk-cache.ts'),
+    import('./v1/list-scan-memo.ts'),
     import('./engine/v1-backend.ts'),
   ]);
   const v1 = new V1Client({
@@ -251,6 +252,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     maxFanOut: config.maxFanOut,
     cache,
     walks,
+    scans: new ListScanMemo({ maxBytes: config.listScanCacheBytes, onLookup: (hit) => metrics.cacheLookup('list_scan', hit ? 1 : 0, hit ? 0 : 1) }),
     times: store.timestamps,
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });

@@ -57,8 +57,13 @@ export class KeptTimes {
 
   /** The kept times of the rows that lack a time v1 should have given, recording first sightings. */
   async forRows(mapping: ResourceMapping, rows: readonly Json[], uidKey: string): Promise<Map<string, ResourceTimes> | undefined> {
+    return this.forUids(mapping, this.lacking(mapping, rows, uidKey));
+  }
+
+  /** The uids of the rows that lack a time v1 should have given (none when nothing is kept). Pure. */
+  lacking(mapping: ResourceMapping, rows: readonly Json[], uidKey: string): readonly string[] {
     const sources = KeptTimes.sources(mapping);
-    if (!this.#store || sources.length === 0) return undefined;
+    if (!this.#store || sources.length === 0) return [];
     const uids: string[] = [];
     // Indexed loops: a List runs this over every row of v1's list, and for-of with destructuring
     // allocated iterators per row here (300 KB a 1,000-row List in an allocation profile).
@@ -73,7 +78,12 @@ export class KeptTimes {
         }
       }
     }
-    if (uids.length === 0) return undefined;
+    return uids;
+  }
+
+  /** The kept times of these resources (from `lacking`), recording first sightings; undefined for none. */
+  async forUids(mapping: ResourceMapping, uids: readonly string[]): Promise<Map<string, ResourceTimes> | undefined> {
+    if (!this.#store || uids.length === 0) return undefined;
     const times = new Map<string, ResourceTimes>();
     const unknown: string[] = [];
     const now = this.#cache.now();

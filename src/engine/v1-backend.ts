@@ -5,6 +5,7 @@
  */
 import { ApiError, invalidField, notFound } from '../aip/errors.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
+import { ownValue } from '../aip/names.ts';
 import { sortKey, windowOrdered, windowUnordered, type Keyed, type ReadField } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import type { PageCursor } from '../aip/page-token.ts';
@@ -13,7 +14,9 @@ import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import type { V1Client } from '../v1/client.ts';
 import { uidpPath } from '../uidp.ts';
 import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
-import { readListAnswer, ScannedRows } from '../v1/list-body.ts';
+import { ScannedRows } from '../v1/list-body.ts';
+import { ListScanMemo } from '../v1/list-scan-memo.ts';
+import { keptWith } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -39,6 +42,8 @@ export interface V1BackendOptions {
   cache?: HydrationCache;
   /** The order of a walk's matching rows, kept from its first page for its later pages. */
   walks?: WalkCache;
+  /** v1 lists read before, reused when v1 answers the same bytes again. */
+  scans?: ListScanMemo;
   now?: () => number;
   /** Told of each page's lookups in the kept-times cache (for metrics). */
   onKeptTimesLookup?: (hits: number, misses: number) => void;
@@ -53,6 +58,7 @@ export class V1Backend implements BackendPort {
   readonly #maxFanOut: number;
   readonly #cache: HydrationCache;
   readonly #walks: WalkCache;
+  readonly #scans: ListScanMemo;
   readonly #times: KeptTimes;
 
   constructor(options: V1BackendOptions) {
@@ -61,6 +67,7 @@ export class V1Backend implements BackendPort {
     this.#maxFanOut = options.maxFanOut;
     this.#cache = options.cache ?? new HydrationCache({ ttlMs: 0 });
     this.#walks = options.walks ?? new WalkCache({ ttlMs: 0, maxBytes: 0 });
+    this.#scans = options.scans ?? new ListScanMemo({ maxBytes: 0 });
     this.#times = new KeptTimes(options.times, options.now, options.onKeptTimesLookup);
   }
 
@@ -83,20 +90,30 @@ export class V1Backend implements BackendPort {
     const uidKey = v1UidKey(mapping);
     const paths = [...filters.fields, ...order.map((k) => k.field)];
     // Each row is read only as far as filters and order need; the page's rows alone are read whole, and rendered.
-    const { rows: all, whole } = await this.#listScanned(mapping, filters.v1Query, ctx, listMembers(mapping, paths, uidKey));
+    const { rows: all, whole, reading } = await this.#listScanned(mapping, filters.v1Query, ctx, listMembers(mapping, paths, uidKey));
     if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
-    const times = await this.#times.forRows(mapping, all, uidKey);
+    // A reading v1 gave before (byte for byte, list-scan-memo.ts) keeps what was worked out from its rows alone.
+    const lacking = reading ? keptWith(reading, `lacking\0${mapping.name}`, () => this.#times.lacking(mapping, all, uidKey)) : this.#times.lacking(mapping, all, uidKey);
+    const times = await this.#times.forUids(mapping, lacking);
+    // Unless the query reads a kept time (its filters or order), which rows match, their keys and the page
+    // they make follow from the rows and the query alone.
+    const memo = times === undefined || !readsKeptTime(mapping, paths) ? reading : undefined;
+    const derive = <T>(key: string, make: () => T): T => (memo ? keptWith(memo, key, make) : make());
 
     // The page is selected without sorting every row (windowUnordered).
     const read = v2Reader(mapping, paths, times, uidKey);
-    const keyed: ListedRow[] = [];
-    for (let at = 0; at < all.length; at++) {
-      const v1 = all[at]!;
-      if (filters.matchesWith(v1, read)) keyed.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
-    }
-    const window = windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor });
-    // Kept in v1's order; the walk's first later page sorts it.
-    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, keyed, order);
+    const keyed = derive(`keyed\0${fingerprint}`, () => {
+      const matching: ListedRow[] = [];
+      for (let at = 0; at < all.length; at++) {
+        const v1 = all[at]!;
+        if (filters.matchesWith(v1, read)) matching.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
+      }
+      return matching;
+    });
+    const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
+    const window = derive(windowKey, () => windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor }));
+    // Kept in v1's order; the walk's first later page sorts it (its own copy: a kept reading's is shared).
+    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, memo ? keyed.slice() : keyed, order);
     const page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, times);
 
     return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
@@ -294,15 +311,16 @@ export class V1Backend implements BackendPort {
    * A whole v1 list, each row with only the given members (`undefined`: every row whole), and any
    * row whole on demand (v1/list-body.ts).
    */
-  async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: ListMembers | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json }> {
+  /** v1's list: its rows as far as `members`, each whole on demand, and the scan's reading when it was scanned. */
+  async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: ListMembers | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json; reading?: ScannedRows }> {
     if (members) {
       const answer = await this.#v1.call<{ items?: unknown }>(
         { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
         ctx,
-        (bytes) => readListAnswer(bytes, members.values, members.presence),
+        (bytes) => this.#scans.read(bytes, members.values, members.presence),
       );
       const scanned = answer.items;
-      if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i) };
+      if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i), reading: scanned };
       const rows = v1ListRows(answer) as Json[];
       return { rows, whole: (i) => rows[i]! };
     }
@@ -408,6 +426,11 @@ interface ListMembers {
 }
 
 /** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */
+/** Whether any of these v2 paths renders a time the gateway keeps (kept-times.ts), which changes apart from v1's rows. */
+function readsKeptTime(mapping: ResourceMapping, paths: readonly string[]): boolean {
+  return paths.some((path) => ownValue(mapping.fields, path.split('.')[0]!)?.kept !== undefined);
+}
+
 function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: Map<string, ResourceTimes> | undefined, uidKey: string): ReadField<Json> {
   const kept = times && ((spec: FieldSpec, value: unknown, v1: Json) => withKeptTime(spec, value, times.get(String(v1[uidKey]))));
   const readers = new Map(paths.map((path) => [path, v2PathReader(mapping.fields, path, kept)]));

@@ -86,7 +86,7 @@ export class GatewayMetrics {
 
   readonly #cache = new Counter({
     name: 'v2gw_cache_lookups_total',
-    help: 'Lookups in the gateway\'s caches: hydration (v1 rows behind references), kept_times (times v1 omits) and walk (the order of a list walk, for its later pages).',
+    help: 'Lookups in the gateway\'s caches: hydration (v1 rows behind references), kept_times (times v1 omits), walk (the order of a list walk, for its later pages) and list_scan (v1 lists answered with bytes already read).',
     labelNames: ['cache', 'result'] as const,
     registers: [this.registry],
   });
@@ -144,7 +144,7 @@ export class GatewayMetrics {
     this.#v1CallsPerRequest.observe(calls);
   }
 
-  cacheLookup(cache: 'hydration' | 'kept_times' | 'walk', hits: number, misses: number): void {
+  cacheLookup(cache: 'hydration' | 'kept_times' | 'walk' | 'list_scan', hits: number, misses: number): void {
     if (hits) this.#cache.inc({ cache, result: 'hit' }, hits);
     if (misses) this.#cache.inc({ cache, result: 'miss' }, misses);
   }

@@ -42,6 +42,7 @@ const EVERY_CONFIG = {
   hydrationCacheMs: 60000,
   walkCacheMs: 0,
   walkCacheBytes: 33554432,
+  listScanCacheBytes: 4194304,
   docs: true,
   debugHeaders: true,
 };

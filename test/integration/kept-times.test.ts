@@ -82,6 +82,24 @@ describe('group times over a v1 that omits them', () => {
     expect(await unrecorded('groups', vanished.uid)).toBe(true);
   });
 
+  it('a write that leaves v1\'s row as it was still moves updateTime, in the order of a List that v1 answers byte for byte as before', async () => {
+    const parent = (await stack.client.post(`/iam/v2beta1/groups/${org}`, { name: 'same-bytes' })).body.uid;
+    const a = (await stack.client.post(`/iam/v2beta1/groups/${parent}`, { name: 'a', description: 'same' })).body;
+    await pause(5);
+    const b = (await stack.client.post(`/iam/v2beta1/groups/${parent}`, { name: 'b', description: 'same' })).body;
+    const list = async (orderBy: string) => (await stack.client.get('/iam/v2beta1/groups', { 'uidp.children_of': parent, order_by: orderBy })).body.groups as Array<{ uid: string; updateTime: string }>;
+    expect((await list('update_time desc')).map((g) => g.uid)).toEqual([b.uid, a.uid]);
+    expect((await list('name')).map((g) => g.uid)).toEqual([a.uid, b.uid]);
+    await pause(5);
+    // v1 is sent the row it has: its list answers the same bytes (it omits times), while a's updateTime moves.
+    const patched = (await stack.client.patch(`/iam/v2beta1/groups/${a.uid}`, { description: 'same' })).body;
+    expect(patched.updateTime > b.updateTime).toBe(true);
+    expect((await list('update_time desc')).map((g) => g.uid)).toEqual([a.uid, b.uid]);
+    const byName = await list('name');
+    expect(byName.map((g) => g.uid)).toEqual([a.uid, b.uid]);
+    expect(byName[0]!.updateTime).toBe(patched.updateTime);
+  });
+
   it('an unfiltered list sweeps records of groups v1 no longer has', async () => {
     const doomed = (await stack.client.post(`/iam/v2beta1/groups/${org}`, { name: 'swept' })).body;
     await fetch(`${stack.emulator.url}/iam/v1/groups/${doomed.uid}`, { method: 'DELETE', headers: { authorization: 'Bearer t' } });

@@ -1,0 +1,65 @@
+/**
+ * v1 lists read once per distinct answer. Every List still asks v1 (nothing
+ * here is stale: each page is served from v1's answer to that very request),
+ * but when the answer's bytes are exactly those of an answer read before, the
+ * rows read then (list-body.ts) are reused instead of scanned again. Scanning a
+ * 1,000-row list is about a third of a page's CPU; comparing its 300 KB with the
+ * kept copy is a memcmp. Callers that poll a list that has not changed, the
+ * common case, pay the comparison only.
+ *
+ * The reading is a pure function of the bytes and of the members read, so equal
+ * bytes give an equal reading whoever asked: entries are not per caller, and
+ * one caller can only ever be given a reading of bytes v1 sent it. Readings are
+ * shared and must not be changed by their users (rows are read, never written;
+ * whole rows are parsed afresh each time). Bounded by bytes (the body kept and
+ * an estimate of its rows), least recently used first.
+ */
+import { LRUCache } from 'lru-cache';
+import { readListAnswer, ScannedRows } from './list-body.ts';
+
+export interface ListScanMemoOptions {
+  /** 0 disables it: every answer is scanned. */
+  maxBytes: number;
+  /** Told of each lookup: whether an answer of these bytes had been read. */
+  onLookup?: (hit: boolean) => void;
+}
+
+/**
+ * The estimate of one row beside its bytes: its reading (the object, the members read, its span), and
+ * what a List keeps with the reading (engine/reading-memo.ts: a query's matching rows and their keys).
+ */
+const ROW_BYTES = 120 + 200;
+
+interface Reading {
+  bytes: Buffer;
+  answer: unknown;
+  rows: number;
+}
+
+export class ListScanMemo {
+  readonly #readings: LRUCache<string, Reading> | undefined;
+  readonly #onLookup: ListScanMemoOptions['onLookup'];
+
+  constructor(options: ListScanMemoOptions) {
+    this.#onLookup = options.onLookup;
+    if (options.maxBytes <= 0) return;
+    this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.rows * ROW_BYTES) });
+  }
+
+  /** readListAnswer's reading of `bytes`, the one made before when the same bytes were read for the same members. */
+  read(bytes: Uint8Array, members: readonly string[], presence: readonly string[] = []): unknown {
+    if (!this.#readings) return readListAnswer(bytes, members, presence);
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // Length first: answers of different lengths never need comparing.
+    const key = `${body.byteLength}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
+    const kept = this.#readings.get(key);
+    const hit = kept !== undefined && kept.bytes.equals(body);
+    this.#onLookup?.(hit);
+    if (hit) return kept.answer;
+    const answer = readListAnswer(bytes, members, presence);
+    const items = (answer as { items?: unknown } | null)?.items;
+    // Only scanned lists are kept: anything else was parsed whole, and is small or not a list.
+    if (items instanceof ScannedRows) this.#readings.set(key, { bytes: body, answer, rows: items.partial.length });
+    return answer;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * v1 lists read once per distinct answer (src/v1/list-scan-memo.ts), over real HTTP: a List asked again
+ * is served from the reading of v1's identical answer (the metrics count the hit), and a change made in
+ * v1 behind the gateway's back shows on the very next List, since v1 is asked every time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
+import { Client, startGateway } from '../support/stack.ts';
+
+describe('a List whose v1 answer was read before', () => {
+  let emulator: RunningEmulator;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  let client: Client;
+  let org: string;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: 'none' });
+    gateway = await startGateway(emulator.url);
+    client = new Client(gateway.url);
+    org = emulator.state.createGroup(null, { name: 'scan-org' }).id;
+    for (let i = 0; i < 30; i++) {
+      // Named out of creation order, each created in a millisecond of its own: by name and by
+      // create_time are two different orders.
+      const n = (i * 7) % 30;
+      ids[n] = emulator.state.createGroup(org, { name: `g-${String(n).padStart(3, '0')}` }).id;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  });
+  afterAll(async () => {
+    await gateway?.gateway.close();
+    await emulator?.close();
+  });
+
+  const firstPage = async () => {
+    const reply = await client.get('/iam/v2beta1/groups', { 'uidp.children_of': org, page_size: '10', order_by: 'name' });
+    expect(reply.status).toBe(200);
+    return reply.body as { groups: Array<{ uid: string; name: string }>; nextPageToken: string };
+  };
+  const scanLookups = async (result: 'hit' | 'miss') => {
+    const text = (await client.get('/metrics')).text;
+    const line = text.split('\n').find((l) => l.startsWith('v2gw_cache_lookups_total{') && l.includes('cache="list_scan"') && l.includes(`result="${result}"`));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  };
+
+  it('is served from that reading: the same page, one more hit', async () => {
+    const first = await firstPage();
+    const hits = await scanLookups('hit');
+    const again = await firstPage();
+    expect(again.groups).toEqual(first.groups);
+    expect(first.groups.map((g) => g.name)).toEqual(Array.from({ length: 10 }, (_, i) => `g-${String(i).padStart(3, '0')}`));
+    expect(await scanLookups('hit')).toBe(hits + 1);
+  });
+
+  it('answers every query on one v1 answer as a gateway that reads each answer afresh does', async () => {
+    // No walk cache: every page, the first and those after a token, is cut from v1's whole list.
+    const kept = await startGateway(emulator.url, ['--walk-cache-ms', '0']);
+    const fresh = await startGateway(emulator.url, ['--walk-cache-ms', '0', '--list-scan-cache-bytes', '0']);
+    try {
+      const memo = new Client(kept.url);
+      const plain = new Client(fresh.url);
+      // One v1 query (children of the org) under every order, size, skip and page: one reading, many uses.
+      const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc' }, { order_by: 'create_time desc, name' }, { page_size: '7' }, { page_size: '7', skip: '3' }, {}];
+      const pages = async (c: Client, query: Record<string, string>) => {
+        const seen: unknown[] = [];
+        let token: string | undefined;
+        for (let i = 0; i < 3; i++) {
+          const reply = await c.get('/iam/v2beta1/groups', { 'uidp.children_of': org, page_size: '10', ...query, ...(token ? { page_token: token } : {}) });
+          expect(reply.status).toBe(200);
+          seen.push({ groups: reply.body.groups, totalCount: reply.body.totalCount });
+          token = reply.body.nextPageToken;
+          if (!token) break;
+        }
+        return seen;
+      };
+      // Twice round, interleaved, so later queries meet what earlier ones kept with the reading.
+      for (let round = 0; round < 2; round++) {
+        for (const query of queries) expect(await pages(memo, query), JSON.stringify(query)).toEqual(await pages(plain, query));
+      }
+    } finally {
+      await kept.gateway.close();
+      await fresh.gateway.close();
+    }
+  });
+
+  it('shows a change v1 made behind the gateway on the next List, the answer the same length', async () => {
+    await firstPage();
+    const misses = await scanLookups('miss');
+    // Same length, so only the bytes themselves tell the answers apart.
+    emulator.state.updateGroup(ids[4]!, { name: 'g-00x' });
+    const changed = await firstPage();
+    expect(changed.groups.map((g) => g.name)).toContain('g-00x');
+    expect(changed.groups.map((g) => g.name)).not.toContain('g-004');
+    expect(await scanLookups('miss')).toBe(misses + 1);
+  });
+});
