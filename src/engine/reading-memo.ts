@@ -8,7 +8,7 @@
  */
 
 /** Values kept per reading: for a query or two, the rows lacking kept times, the matching rows and a page. */
-const PER_READING = 6;
+const PER_READING = 8;
 
 const KEPT = new WeakMap<object, Map<string, unknown>>();
 
@@ -27,6 +27,11 @@ export function keptWith<T>(reading: object, key: string, make: () => T): T {
   if (kept.size >= PER_READING) kept.delete(kept.keys().next().value as string);
   kept.set(key, value);
   return value;
+}
+
+/** Whether a value is kept for this reading and key (without making one). */
+export function isKept(reading: object, key: string): boolean {
+  return KEPT.get(reading)?.has(key) ?? false;
 }
 
 /** How many values a reading may keep, for estimating what a kept reading holds. */

@@ -16,7 +16,7 @@ import { uidpPath } from '../uidp.ts';
 import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
-import { keptWith } from './reading-memo.ts';
+import { isKept, keptWith } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -94,11 +94,16 @@ export class V1Backend implements BackendPort {
     if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
     // A reading v1 gave before (byte for byte, list-scan-memo.ts) keeps what was worked out from its rows alone.
     const lacking = reading ? keptWith(reading, `lacking\0${mapping.name}`, () => this.#times.lacking(mapping, all, uidKey)) : this.#times.lacking(mapping, all, uidKey);
-    const times = await this.#times.forUids(mapping, lacking);
     // Unless the query reads a kept time (its filters or order), which rows match, their keys and the page
     // they make follow from the rows and the query alone.
-    const memo = times === undefined || !readsKeptTime(mapping, paths) ? reading : undefined;
+    const memo = lacking.length === 0 || !readsKeptTime(mapping, paths) ? reading : undefined;
     const derive = <T>(key: string, make: () => T): T => (memo ? keptWith(memo, key, make) : make());
+    // Every lacking row's kept times are read, which records the rows first seen, when the query reads them
+    // or the reading is new; a reading met before has had its rows recorded, and only its page needs them.
+    const recorded = `recorded\0${mapping.name}`;
+    const allTimes = !memo || !isKept(memo, recorded);
+    const times = allTimes ? await this.#times.forUids(mapping, lacking) : undefined;
+    if (memo && allTimes) keptWith(memo, recorded, () => true);
 
     // The page is selected without sorting every row (windowUnordered).
     const read = v2Reader(mapping, paths, times, uidKey);
@@ -114,7 +119,8 @@ export class V1Backend implements BackendPort {
     const window = derive(windowKey, () => windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor }));
     // Kept in v1's order; the walk's first later page sorts it (its own copy: a kept reading's is shared).
     if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, memo ? keyed.slice() : keyed, order);
-    const page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, times);
+    const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
+    const page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
 
     return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }

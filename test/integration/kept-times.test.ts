@@ -82,6 +82,22 @@ describe('group times over a v1 that omits them', () => {
     expect(await unrecorded('groups', vanished.uid)).toBe(true);
   });
 
+  it('a List records when it first saw every row of v1\'s answer, not only the rows of its page', async () => {
+    const parent = stack.emulator.state.createGroup(org, { name: 'first-seen' }).id;
+    for (const name of ['p', 'q', 'r', 's', 't']) stack.emulator.state.createGroup(parent, { name });
+    const before = new Date().toISOString();
+    const firstPage = await stack.client.get('/iam/v2beta1/groups', { 'uidp.children_of': parent, order_by: 'name', page_size: '2' });
+    expect(firstPage.body.groups.map((g: { name: string }) => g.name)).toEqual(['p', 'q']);
+    const after = new Date().toISOString();
+    await pause(20);
+    const all = (await stack.client.get('/iam/v2beta1/groups', { 'uidp.children_of': parent, order_by: 'create_time' })).body.groups as Array<{ name: string; createTime: string }>;
+    expect(all).toHaveLength(5);
+    for (const group of all) {
+      expect(group.createTime >= before.slice(0, 23), group.name).toBe(true);
+      expect(group.createTime <= after, group.name).toBe(true);
+    }
+  });
+
   it('a write that leaves v1\'s row as it was still moves updateTime, in the order of a List that v1 answers byte for byte as before', async () => {
     const parent = (await stack.client.post(`/iam/v2beta1/groups/${org}`, { name: 'same-bytes' })).body.uid;
     const a = (await stack.client.post(`/iam/v2beta1/groups/${parent}`, { name: 'a', description: 'same' })).body;
