@@ -199,6 +199,9 @@ async function stopAll(servers: Array<{ child: { stop(): Promise<void> } }>): Pr
   for (const s of servers.reverse()) await s.child.stop();
 }
 
+/** The List target whose gateway reads every v1 answer afresh (`--list-scan-cache-bytes 0`). */
+const FRESH = 'gateway REST, each answer read afresh';
+
 /** Get or List against the floor, direct v1 and the gateway (REST, and gRPC in a gateway process of its own). */
 async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boolean, withC1: boolean): Promise<Measured> {
   const emulator = await startEmulator(settings.groups, { omitTimes, launch: support });
@@ -210,12 +213,17 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     started.push(gateway);
     const grpcGateway = withGrpc ? await startGateway('gateway-grpc', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
     if (grpcGateway) started.push(grpcGateway);
+    // The emulator answers every List with the same bytes, which the gateway reads once (list-scan-memo.ts);
+    // a gateway that reads each answer afresh shows what a page costs when v1's list changes between calls.
+    const freshGateway = key === 'list' ? await startGateway('gateway-fresh', emulator.url, { flags: [...gatewayFlags, '--list-scan-cache-bytes', '0'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
+    if (freshGateway) started.push(freshGateway);
     const scenario = scenarioFor(key, emulator.org, emulator.group);
     const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, server) : undefined;
     if (grpcFloor) started.push(grpcFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     await probeUrl('direct v1', `${emulator.url}${scenario.v1.path}`, scenario.v1.check);
     await probeRest('gateway REST', gateway.url, scenario);
+    if (freshGateway) await probeRest(FRESH, freshGateway.url, scenario);
     if (grpcGateway) await probeGrpc('gateway gRPC', grpcGateway.url, scenario, grpcSettings(1));
     // The gRPC floor's message is v1's bytes in a field no response has: checked only for answering OK.
     if (grpcFloor) await probeGrpc('gRPC floor', grpcFloor.url, { ...scenario, check: () => undefined }, grpcSettings(1));
@@ -225,6 +233,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
         urlTarget('floor', 'floor', `${floor.url}${scenario.v1.path}`, connections, restLoader),
         urlTarget('direct v1', 'v1', `${emulator.url}${scenario.v1.path}`, connections, restLoader),
         restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
+        ...(freshGateway ? [restTarget(FRESH, 'gateway-fresh', freshGateway.url, scenario, connections, restLoader)] : []),
       ];
       for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway]] as const) {
         if (!running) continue;
@@ -234,7 +243,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       }
       return list;
     };
-    const processes: Record<string, Server> = { floor, gateway, ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
+    const processes: Record<string, Server> = { floor, gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
     const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
@@ -351,6 +360,9 @@ function goals(r: Results): Goal[] {
     for (const [label, proc, floorLabel, floorProc] of PROTOCOL_PAIRS) {
       if (!m.load[`${c} ${label}`] || !m.load[`${c} ${floorLabel}`]) continue;
       out.push(atMostTimes(`List page of 50 of ${settings.groups} (${what}), ${label}: CPU per page`, cpu(m, `${c} ${label}`, proc), cpu(m, `${c} ${floorLabel}`, floorProc), 2, units.us, `${floorLabel} forwarding the whole list`));
+    }
+    if (m.load[`${c} ${FRESH}`]) {
+      out.push(atMostTimes(`List page of 50 of ${settings.groups} (${what}), ${FRESH}: CPU per page`, cpu(m, `${c} ${FRESH}`, 'gateway-fresh'), cpu(m, `${c} floor`, 'floor'), 2, units.us, 'floor forwarding the whole list'));
     }
     const rest = m.load[`${c} gateway REST`]!;
     const direct = m.load[`${c} direct v1`]!;
