@@ -117,8 +117,8 @@ export class V1Backend implements BackendPort {
     });
     const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
     const window = derive(windowKey, () => windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor }));
-    // Kept in v1's order; the walk's first later page sorts it (its own copy: a kept reading's is shared).
-    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, memo ? keyed.slice() : keyed, order);
+    // Kept in v1's order; the walk's first later page sorts it (a copy, when kept with the reading).
+    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, keyed, order, memo !== undefined);
     const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
     const page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
 

@@ -38,6 +38,10 @@ interface Walk {
   rows: Keyed<string>[];
   /** The order the rows are still to be put in; absent once they are in it. */
   unsorted?: readonly OrderKey[] | undefined;
+  /** The shared rows `rows` copies (see set), to know a walk set again from them. */
+  source?: readonly Keyed<string>[] | undefined;
+  /** Its size in the cache's budget, worked out once. */
+  bytes: number;
 }
 
 export class WalkCache {
@@ -52,7 +56,6 @@ export class WalkCache {
     this.#walks = new LRUCache({
       ttl: options.ttlMs,
       maxSize: options.maxBytes,
-      sizeCalculation: (walk) => Math.max(1, walk.rows.reduce((n, k) => n + ENTRY_BYTES + 2 * k.row.length + keyBytes(k.key), 0)),
       dispose: (_walk, key) => this.#forgetKey(key),
     });
   }
@@ -68,11 +71,21 @@ export class WalkCache {
     return walk?.rows;
   }
 
-  /** Keeps a walk's rows: in order, or (given `unsorted`) in any order, to be put in that order when first read. */
-  set(resource: string, fingerprint: string, authorization: string, rows: Keyed<string>[], unsorted?: readonly OrderKey[]): void {
+  /**
+   * Keeps a walk's rows: in order, or (given `unsorted`) in any order, to be put in that order when first
+   * read. `shared` rows (kept with a reading of v1's list, reading-memo.ts, and read by other requests)
+   * are copied, since the walk sorts its own; set again from the same shared rows, the walk kept is the
+   * same walk, its time started again, with no second copy.
+   */
+  set(resource: string, fingerprint: string, authorization: string, rows: Keyed<string>[], unsorted?: readonly OrderKey[], shared = false): void {
     if (!this.#walks) return;
     const k = key(resource, fingerprint, authorization);
-    this.#walks.set(k, { rows, unsorted });
+    const kept = shared ? this.#walks.peek(k) : undefined;
+    const walk: Walk =
+      kept !== undefined && kept.source === rows
+        ? kept
+        : { rows: shared ? rows.slice() : rows, unsorted, source: shared ? rows : undefined, bytes: walkBytes(rows) };
+    this.#walks.set(k, walk, { size: walk.bytes });
     if (this.#walks.has(k)) {
       const keys = this.#byResource.get(resource) ?? new Set<string>();
       keys.add(k);
@@ -92,6 +105,13 @@ export class WalkCache {
     keys?.delete(k);
     if (keys?.size === 0) this.#byResource.delete(resource);
   }
+}
+
+/** A walk's size in the budget, estimated from its keys. */
+function walkBytes(rows: readonly Keyed<string>[]): number {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) bytes += ENTRY_BYTES + 2 * rows[i]!.row.length + keyBytes(rows[i]!.key);
+  return Math.max(1, bytes);
 }
 
 /** A sort key's size, roughly: strings at two bytes a character, anything else a slot. */

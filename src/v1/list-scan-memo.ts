@@ -15,6 +15,7 @@
  * an estimate of its rows), least recently used first.
  */
 import { LRUCache } from 'lru-cache';
+import type { AnswerBody } from './answer-body.ts';
 import { readListAnswer, ScannedRows } from './list-body.ts';
 
 export interface ListScanMemoOptions {
@@ -32,7 +33,7 @@ const ROW_BYTES = 120 + 200;
 
 interface Reading {
   bytes: Buffer;
-  answer: unknown;
+  reading: unknown;
   rows: number;
 }
 
@@ -46,20 +47,21 @@ export class ListScanMemo {
     this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.rows * ROW_BYTES) });
   }
 
-  /** readListAnswer's reading of `bytes`, the one made before when the same bytes were read for the same members. */
-  read(bytes: Uint8Array, members: readonly string[], presence: readonly string[] = []): unknown {
-    if (!this.#readings) return readListAnswer(bytes, members, presence);
-    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  /** readListAnswer's reading of the answer, the one made before when the same bytes were read for the same members. */
+  read(answer: AnswerBody, members: readonly string[], presence: readonly string[] = []): unknown {
+    if (!this.#readings) return readListAnswer(answer.bytes(), members, presence);
     // Length first: answers of different lengths never need comparing.
-    const key = `${body.byteLength}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
+    const key = `${answer.length}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
     const kept = this.#readings.get(key);
-    const hit = kept !== undefined && kept.bytes.equals(body);
+    // Compared as it arrived, piece by piece: an answer read before is never joined into one buffer.
+    const hit = kept !== undefined && answer.equals(kept.bytes);
     this.#onLookup?.(hit);
-    if (hit) return kept.answer;
-    const answer = readListAnswer(bytes, members, presence);
-    const items = (answer as { items?: unknown } | null)?.items;
+    if (hit) return kept.reading;
+    const bytes = answer.bytes();
+    const reading = readListAnswer(bytes, members, presence);
+    const items = (reading as { items?: unknown } | null)?.items;
     // Only scanned lists are kept: anything else was parsed whole, and is small or not a list.
-    if (items instanceof ScannedRows) this.#readings.set(key, { bytes: body, answer, rows: items.partial.length });
-    return answer;
+    if (items instanceof ScannedRows) this.#readings.set(key, { bytes, reading, rows: items.partial.length });
+    return reading;
   }
 }

@@ -51,4 +51,20 @@ describe('WalkCache', () => {
     expect(keys('asc')).toEqual(['a u1', 'a u2', 'b u1', 'c u3']);
     expect(keys('desc')).toEqual(['c u3', 'b u1', 'a u1', 'a u2']);
   });
+
+  it('copies shared rows before putting them in order, and set again from the same rows keeps the same walk', () => {
+    const cache = new WalkCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    const shared = [['c', 'u3'], ['a', 'u1'], ['b', 'u2']].map(([name, uid]) => ({ row: uid!, key: [name, uid] }));
+    const order = parseOrderBy('name', ORDER_BY_NAME_AND_TIME);
+    cache.set('groups', 'fp', 'Bearer a', shared, order, true);
+    const first = cache.get('groups', 'fp', 'Bearer a')!;
+    expect(first.map((k) => k.row)).toEqual(['u1', 'u2', 'u3']);
+    // The shared rows are as they were: other requests read them in v1's order.
+    expect(shared.map((k) => k.row)).toEqual(['u3', 'u1', 'u2']);
+    cache.set('groups', 'fp', 'Bearer a', shared, order, true);
+    expect(cache.get('groups', 'fp', 'Bearer a')).toBe(first);
+    // Other rows make another walk.
+    cache.set('groups', 'fp', 'Bearer a', shared.slice(0, 2), order, true);
+    expect(cache.get('groups', 'fp', 'Bearer a')!.map((k) => k.row)).toEqual(['u1', 'u3']);
+  });
 });
