@@ -7,7 +7,7 @@
  * see another replica's writes until the TTL passes; that is the staleness
  * bound.
  */
-import { createHash } from 'node:crypto';
+import { callerKey } from './caller-key.ts';
 import type { LRUCache } from 'lru-cache';
 import { growingLru } from './growing-lru.ts';
 import type { Json } from './shape.ts';
@@ -36,7 +36,7 @@ export class HydrationCache {
 
   /** What the cache knows of one row for this caller: the row, null when v1 had none, undefined when unknown. */
   get(resource: string, id: string, authorization: string): Json | null | undefined {
-    const entry = this.#rows?.get(key(resource, id))?.get(caller(authorization));
+    const entry = this.#rows?.get(key(resource, id))?.get(callerKey(authorization));
     this.#onLookup?.(entry !== undefined);
     return entry === MISSING ? null : entry;
   }
@@ -45,7 +45,7 @@ export class HydrationCache {
     if (!this.#rows) return;
     const k = key(resource, id);
     const byCaller = this.#rows.get(k) ?? new Map<string, Entry>();
-    byCaller.set(caller(authorization), row ?? MISSING);
+    byCaller.set(callerKey(authorization), row ?? MISSING);
     this.#rows.set(k, byCaller);
   }
 
@@ -59,7 +59,3 @@ function key(resource: string, id: string): string {
   return `${resource}\0${id}`;
 }
 
-/** Tokens are not kept in memory as cache keys, only a digest of them. */
-function caller(authorization: string): string {
-  return createHash('sha256').update(authorization).digest('base64url');
-}

@@ -16,6 +16,7 @@ import { uidpPath } from '../uidp.ts';
 import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
+import { callerKey } from './caller-key.ts';
 import { isKept, keptWith } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
@@ -323,7 +324,7 @@ export class V1Backend implements BackendPort {
       const answer = await this.#v1.call<{ items?: unknown }>(
         { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
         ctx,
-        (bytes) => this.#scans.read(bytes, members.values, members.presence),
+        (answer) => this.#scans.read(answer, members.values, members.presence, callerKey(ctx.authorization)),
       );
       const scanned = answer.items;
       if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i), reading: scanned };

@@ -18,7 +18,7 @@
  * it), so a walk may be kept in v1's order with the order it asks for; the
  * first later page that reads it sorts it, once.
  */
-import { createHash } from 'node:crypto';
+import { callerKey } from './caller-key.ts';
 import { LRUCache } from 'lru-cache';
 import { sortKeyed, type Keyed } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
@@ -122,5 +122,5 @@ function keyBytes(key: readonly unknown[]): number {
 }
 
 function key(resource: string, fingerprint: string, authorization: string): string {
-  return `${resource}\0${fingerprint}\0${createHash('sha256').update(authorization).digest('base64url')}`;
+  return `${resource}\0${fingerprint}\0${callerKey(authorization)}`;
 }

@@ -7,12 +7,14 @@
  * kept copy is a memcmp. Callers that poll a list that has not changed, the
  * common case, pay the comparison only.
  *
- * The reading is a pure function of the bytes and of the members read, so equal
- * bytes give an equal reading whoever asked: entries are not per caller, and
- * one caller can only ever be given a reading of bytes v1 sent it. Readings are
- * shared and must not be changed by their users (rows are read, never written;
- * whole rows are parsed afresh each time). Bounded by bytes (the body kept and
- * an estimate of its rows), least recently used first.
+ * The reading is a pure function of the bytes and of the members read, so a
+ * caller is only ever given the reading of bytes v1 sent it. Readings are still
+ * kept per caller (`scope`, a digest of the token), as the gateway's other
+ * caches are: shared between callers, a quick answer would tell one caller that
+ * another had just been sent the same list. Readings are shared by the requests
+ * of a caller and must not be changed by their users (rows are read, never
+ * written; whole rows are parsed afresh each time). Bounded by bytes (the body
+ * kept and an estimate of its rows), least recently used first.
  */
 import { LRUCache } from 'lru-cache';
 import type { AnswerBody } from './answer-body.ts';
@@ -47,11 +49,14 @@ export class ListScanMemo {
     this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.rows * ROW_BYTES) });
   }
 
-  /** readListAnswer's reading of the answer, the one made before when the same bytes were read for the same members. */
-  read(answer: AnswerBody, members: readonly string[], presence: readonly string[] = []): unknown {
+  /**
+   * readListAnswer's reading of the answer, the one made before when the same bytes were read for the
+   * same members and the same `scope` (whose answer it is: engine/caller-key.ts).
+   */
+  read(answer: AnswerBody, members: readonly string[], presence: readonly string[], scope: string): unknown {
     if (!this.#readings) return readListAnswer(answer.bytes(), members, presence);
     // Length first: answers of different lengths never need comparing.
-    const key = `${answer.length}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
+    const key = `${scope}\u0000${answer.length}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
     const kept = this.#readings.get(key);
     // Compared as it arrived, piece by piece: an answer read before is never joined into one buffer.
     const hit = kept !== undefined && answer.equals(kept.bytes);

@@ -32,8 +32,8 @@ describe('a List whose v1 answer was read before', () => {
     await emulator?.close();
   });
 
-  const firstPage = async () => {
-    const reply = await client.get('/iam/v2beta1/groups', { 'uidp.children_of': org, page_size: '10', order_by: 'name' });
+  const firstPage = async (authorization?: string) => {
+    const reply = await client.get('/iam/v2beta1/groups', { 'uidp.children_of': org, page_size: '10', order_by: 'name' }, authorization ? { authorization } : {});
     expect(reply.status).toBe(200);
     return reply.body as { groups: Array<{ uid: string; name: string }>; nextPageToken: string };
   };
@@ -49,6 +49,16 @@ describe('a List whose v1 answer was read before', () => {
     const again = await firstPage();
     expect(again.groups).toEqual(first.groups);
     expect(first.groups.map((g) => g.name)).toEqual(Array.from({ length: 10 }, (_, i) => `g-${String(i).padStart(3, '0')}`));
+    expect(await scanLookups('hit')).toBe(hits + 1);
+  });
+
+  it('is kept per caller: another token asking the same list has it read afresh, then kept for it', async () => {
+    await firstPage();
+    const misses = await scanLookups('miss');
+    const hits = await scanLookups('hit');
+    await firstPage('Bearer someone-else');
+    expect(await scanLookups('miss')).toBe(misses + 1);
+    await firstPage('Bearer someone-else');
     expect(await scanLookups('hit')).toBe(hits + 1);
   });
 
