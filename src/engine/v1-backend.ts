@@ -315,10 +315,9 @@ export class V1Backend implements BackendPort {
   }
 
   /**
-   * A whole v1 list, each row with only the given members (`undefined`: every row whole), and any
-   * row whole on demand (v1/list-body.ts).
+   * A whole v1 list, each row with only the given members (`undefined`: every row whole), any row
+   * whole on demand (v1/list-body.ts), and the scan's reading when it was scanned (list-scan-memo.ts).
    */
-  /** v1's list: its rows as far as `members`, each whole on demand, and the scan's reading when it was scanned. */
   async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: ListMembers | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json; reading?: ScannedRows }> {
     if (members) {
       const answer = await this.#v1.call<{ items?: unknown }>(
