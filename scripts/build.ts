@@ -14,13 +14,15 @@
  * `new URL(…, import.meta.url)`; those files are copied to where the bundle looks for them (ASSETS).
  * Source maps are written beside the chunks; `node --enable-source-maps` maps stack traces to the sources.
  */
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { build, type Plugin } from 'esbuild';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = `${ROOT}dist/`;
 
-const ENTRY_POINTS = ['src/cli.ts', 'bench/gateway-process.ts', 'bench/floor-process.ts', 'bench/grpc-floor-process.ts'];
+/** The benchmark's processes (bench/README.md), built when the checkout has them: the image's build copies no bench/. */
+const BENCH_ENTRY_POINTS = ['bench/gateway-process.ts', 'bench/floor-process.ts', 'bench/grpc-floor-process.ts'];
+const ENTRY_POINTS = ['src/cli.ts', ...BENCH_ENTRY_POINTS.filter((entry) => existsSync(`${ROOT}${entry}`))];
 
 /** Read at run time through `new URL(…, import.meta.url)`: from → to, both from the root and dist/. */
 const ASSETS: Array<[string, string]> = [

@@ -1,8 +1,10 @@
 /** The image's promises that can be checked without a container engine: its data directory and its health probe. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../src/config.ts';
 import { gatewayFlags, probeHost } from '../../src/healthcheck.ts';
@@ -79,6 +81,26 @@ describe('Dockerfile', () => {
     const semiSpaceMb = Number(/--max-semi-space-size=(\d+)/.exec(nodeOptions)?.[1]);
     expect(await sizeWith(nodeOptions)).toBeLessThanOrEqual(2 * semiSpaceMb * 2 ** 20);
     expect(await sizeWith('')).toBeGreaterThan(2 * semiSpaceMb * 2 ** 20);
+  });
+
+  it('builds from what its build stage copies, and the build it runs starts', { timeout: 60_000 }, () => {
+    const buildStage = dockerfile.slice(dockerfile.indexOf('\nFROM '), dockerfile.indexOf('\nFROM ', dockerfile.indexOf('\nFROM ') + 1));
+    expect(buildStage).toMatch(/RUN node scripts\/build\.ts/);
+    // `COPY a b c ./` and `COPY src ./src`: every source named, as the build context gives it.
+    const copied = [...buildStage.matchAll(/^COPY (?!--)(.+)$/gm)].flatMap((m) => m[1]!.trim().split(/\s+/).slice(0, -1));
+    expect(copied).toEqual(expect.arrayContaining(['package.json', 'scripts', 'src']));
+    const dir = mkdtempSync(join(tmpdir(), 'v2gw-image-build-'));
+    try {
+      for (const path of copied) cpSync(`${ROOT}${path}`, join(dir, path), { recursive: true });
+      // What `npm ci` puts there in the image; linked, not installed, here.
+      symlinkSync(`${ROOT}node_modules`, join(dir, 'node_modules'));
+      execFileSync(process.execPath, ['scripts/build.ts'], { cwd: dir, stdio: 'pipe' });
+      const version = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string }).version;
+      expect(execFileSync(process.execPath, ['dist/src/cli.js', '--version'], { cwd: dir, encoding: 'utf8' }).trim()).toBe(`v2gw ${version}`);
+      expect(runtimeStage).toMatch(/^CMD \["node", "dist\/src\/cli\.js"\]$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('probes health with the script that follows the gateway settings', () => {
