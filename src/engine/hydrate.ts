@@ -13,6 +13,7 @@ import type { CallScope, V1Client } from '../v1/client.ts';
 import { inChildSpan } from '../observability/tracing.ts';
 import { v1ListRows } from '../v1/errors.ts';
 import type { HydrationCache } from './hydration-cache.ts';
+import { callerOf } from './caller-key.ts';
 import type { RequestContext } from '../operation/context.ts';
 
 /** Ids per v1 call: keeps URLs well under common 8 KiB limits (a deep UIDP is ~100 characters). */
@@ -67,7 +68,7 @@ export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], c
     found.set(name, known);
     const ids: string[] = [];
     for (const id of idSet) {
-      const cached = ctx.cache.get(name, id, ctx.request.authorization);
+      const cached = ctx.cache.get(name, id, callerOf(ctx.request));
       if (cached === undefined) ids.push(id);
       else known.set(id, cached);
     }
@@ -108,7 +109,7 @@ async function fetchAll(ctx: HydrationContext, calls: readonly Call[], found: Ma
     }
     for (const id of ids) {
       if (!byId.has(id)) byId.set(id, null);
-      ctx.cache.set(target.name, id, ctx.request.authorization, byId.get(id)!);
+      ctx.cache.set(target.name, id, callerOf(ctx.request), byId.get(id)!);
     }
   }));
 }

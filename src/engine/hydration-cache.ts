@@ -7,7 +7,6 @@
  * see another replica's writes until the TTL passes; that is the staleness
  * bound.
  */
-import { callerKey } from './caller-key.ts';
 import type { LRUCache } from 'lru-cache';
 import { growingLru } from './growing-lru.ts';
 import type { Json } from './shape.ts';
@@ -34,18 +33,18 @@ export class HydrationCache {
     this.#rows = growingLru(options.maxEntries ?? 10_000, options.ttlMs);
   }
 
-  /** What the cache knows of one row for this caller: the row, null when v1 had none, undefined when unknown. */
-  get(resource: string, id: string, authorization: string): Json | null | undefined {
-    const entry = this.#rows?.get(key(resource, id))?.get(callerKey(authorization));
+  /** What the cache knows of one row for this caller (caller-key.ts): the row, null when v1 had none, undefined when unknown. */
+  get(resource: string, id: string, caller: string): Json | null | undefined {
+    const entry = this.#rows?.get(key(resource, id))?.get(caller);
     this.#onLookup?.(entry !== undefined);
     return entry === MISSING ? null : entry;
   }
 
-  set(resource: string, id: string, authorization: string, row: Json | null): void {
+  set(resource: string, id: string, caller: string, row: Json | null): void {
     if (!this.#rows) return;
     const k = key(resource, id);
     const byCaller = this.#rows.get(k) ?? new Map<string, Entry>();
-    byCaller.set(callerKey(authorization), row ?? MISSING);
+    byCaller.set(caller, row ?? MISSING);
     this.#rows.set(k, byCaller);
   }
 

@@ -34,5 +34,5 @@ export function isKept(reading: object, key: string): boolean {
   return KEPT.get(reading)?.has(key) ?? false;
 }
 
-/** How many values a reading may keep, for estimating what a kept reading holds. */
+/** How many values a reading may keep (its least recently used goes first past this). */
 export const VALUES_PER_READING = PER_READING;

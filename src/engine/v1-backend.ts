@@ -16,7 +16,7 @@ import { uidpPath } from '../uidp.ts';
 import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
-import { callerKey } from './caller-key.ts';
+import { callerOf } from './caller-key.ts';
 import { isKept, keptWith } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
@@ -85,7 +85,7 @@ export class V1Backend implements BackendPort {
   async #listAll(request: ListRequest): Promise<Page> {
     const { mapping, params, filters, order, cursor, fingerprint, ctx } = request;
     if (cursor && mapping.v1.idsParam) {
-      const walk = this.#walks.get(mapping.name, fingerprint, ctx.authorization);
+      const walk = this.#walks.get(mapping.name, fingerprint, callerOf(ctx));
       if (walk) return this.#laterPage(request, walk);
     }
     const uidKey = v1UidKey(mapping);
@@ -119,7 +119,7 @@ export class V1Backend implements BackendPort {
     const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
     const window = derive(windowKey, () => windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor }));
     // Kept in v1's order; the walk's first later page sorts it (a copy, when kept with the reading).
-    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, ctx.authorization, keyed, order, memo !== undefined);
+    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, callerOf(ctx), keyed, order, memo !== undefined);
     const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
     const page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
 
@@ -323,7 +323,7 @@ export class V1Backend implements BackendPort {
       const answer = await this.#v1.call<{ items?: unknown }>(
         { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
         ctx,
-        (answer) => this.#scans.read(answer, members.values, members.presence, callerKey(ctx.authorization)),
+        (answer) => this.#scans.read(answer, members.values, members.presence, callerOf(ctx)),
       );
       const scanned = answer.items;
       if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i), reading: scanned };

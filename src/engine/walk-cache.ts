@@ -18,7 +18,6 @@
  * it), so a walk may be kept in v1's order with the order it asks for; the
  * first later page that reads it sorts it, once.
  */
-import { callerKey } from './caller-key.ts';
 import { LRUCache } from 'lru-cache';
 import { sortKeyed, type Keyed } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
@@ -60,9 +59,10 @@ export class WalkCache {
     });
   }
 
-  get(resource: string, fingerprint: string, authorization: string): readonly Keyed<string>[] | undefined {
+  /** The walk of this query for this caller (caller-key.ts), put in order if it is not yet. */
+  get(resource: string, fingerprint: string, caller: string): readonly Keyed<string>[] | undefined {
     if (!this.#walks) return undefined;
-    const walk = this.#walks.get(key(resource, fingerprint, authorization));
+    const walk = this.#walks.get(key(resource, fingerprint, caller));
     this.#onLookup?.(walk !== undefined);
     if (walk?.unsorted) {
       sortKeyed(walk.rows, walk.unsorted);
@@ -77,9 +77,9 @@ export class WalkCache {
    * are copied, since the walk sorts its own; set again from the same shared rows, the walk kept is the
    * same walk, its time started again, with no second copy.
    */
-  set(resource: string, fingerprint: string, authorization: string, rows: Keyed<string>[], unsorted?: readonly OrderKey[], shared = false): void {
+  set(resource: string, fingerprint: string, caller: string, rows: Keyed<string>[], unsorted?: readonly OrderKey[], shared = false): void {
     if (!this.#walks) return;
-    const k = key(resource, fingerprint, authorization);
+    const k = key(resource, fingerprint, caller);
     const kept = shared ? this.#walks.peek(k) : undefined;
     const walk: Walk =
       kept !== undefined && kept.source === rows
@@ -121,6 +121,6 @@ function keyBytes(key: readonly unknown[]): number {
   return bytes;
 }
 
-function key(resource: string, fingerprint: string, authorization: string): string {
-  return `${resource}\0${fingerprint}\0${callerKey(authorization)}`;
+function key(resource: string, fingerprint: string, caller: string): string {
+  return `${resource}\0${fingerprint}\0${caller}`;
 }
