@@ -6,12 +6,12 @@
  * gateway never holds more of one answer than the cap.
  */
 import { Pool, interceptors, type Dispatcher } from 'undici';
-import { callSignal } from './call-signal.ts';
 import { readRetryPolicy } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
 import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
 import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
-import { AnswerBody } from './answer-body.ts';
+import type { AnswerBody } from './answer-body.ts';
+import { exchange, type Answer, type ExchangeLimits } from './exchange.ts';
 import { parseJsonBytes } from './json-body.ts';
 
 /** Reads a successful answer's body (JSON) into a value; throws when it is not JSON. */
@@ -57,8 +57,7 @@ export class V1Client {
   readonly #origin: URL;
   readonly #pool: Pool;
   readonly #dispatcher: Dispatcher;
-  readonly #timeoutMs: number;
-  readonly #maxBodyBytes: number;
+  readonly #limits: ExchangeLimits;
   readonly #observe: V1ClientOptions['observe'];
 
   constructor(options: V1ClientOptions) {
@@ -66,8 +65,7 @@ export class V1Client {
     const url = new URL(options.baseUrl);
     this.baseUrl = url.origin;
     this.#origin = url;
-    this.#timeoutMs = options.timeoutMs;
-    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_V1_MAX_BODY_BYTES;
+    this.#limits = { timeoutMs: options.timeoutMs, maxBytes: options.maxBodyBytes ?? DEFAULT_V1_MAX_BODY_BYTES };
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 64,
       keepAliveTimeout: 10_000,
@@ -105,56 +103,40 @@ export class V1Client {
 
   async #call<T>(call: V1Call, read: ReadAnswer, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     if (scope) scope.counter.v1Calls++;
-    // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
-    const { signal, release } = callSignal(this.#timeoutMs, scope?.signal);
-    try {
-      return await this.#exchange<T>(call, read, signal, scope, answered, propagation);
-    } finally {
-      release();
-    }
-  }
-
-  async #exchange<T>(call: V1Call, read: ReadAnswer, signal: AbortSignal, scope: CallScope | undefined, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     const headers: Record<string, string> = { ...propagation, authorization: call.authorization, accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
       headers['content-type'] = 'application/json';
     }
-    let response: Dispatcher.ResponseData;
+    let answer: Answer;
     try {
-      response = await this.#dispatcher.request({
-        origin: this.baseUrl,
-        method: call.method,
-        path: withQuery(call.path, call.query),
-        headers,
-        body,
-        signal,
-      });
+      // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
+      answer = await exchange(
+        this.#dispatcher,
+        { origin: this.baseUrl, method: call.method, path: withQuery(call.path, call.query), headers, body },
+        this.#limits,
+        scope?.signal,
+        answered,
+      );
     } catch (error) {
-      throw failure(error, scope, this.#timeoutMs);
+      throw failure(error, scope, this.#limits.timeoutMs);
     }
-    answered?.(response.statusCode);
-    let answer: AnswerBody | undefined;
-    try {
-      answer = await readCapped(response, this.#maxBodyBytes);
-    } catch (error) {
-      throw failure(error, scope, this.#timeoutMs);
-    }
-    if (answer === undefined) throw tooLarge(response.statusCode, this.#maxBodyBytes);
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      if (isEmpty(answer)) return {} as T;
+    const { statusCode, body: bytes } = answer;
+    if (bytes === undefined) throw tooLarge(statusCode, this.#limits.maxBytes);
+    if (statusCode >= 200 && statusCode < 300) {
+      if (isEmpty(bytes)) return {} as T;
       let parsed: unknown;
       try {
-        parsed = read(answer);
+        parsed = read(bytes);
       } catch {
-        throw notJson(response.statusCode);
+        throw notJson(statusCode);
       }
       // Every v1 answer is a message, so a JSON object; anything else is no answer the gateway can trust.
-      if (jsonKind(parsed) !== 'object') throw unreadable(response.statusCode, `a JSON ${jsonKind(parsed)} where an object was expected`);
+      if (jsonKind(parsed) !== 'object') throw unreadable(statusCode, `a JSON ${jsonKind(parsed)} where an object was expected`);
       return parsed as T;
     }
-    throw fromV1Response(response.statusCode, textOf(answer.bytes()), { 'retry-after': response.headers['retry-after'] });
+    throw fromV1Response(statusCode, textOf(bytes.bytes()), { 'retry-after': answer.headers['retry-after'] });
   }
 
   /** Readiness: v1 answers HTTP at all (any status, even 401, means it is up). */
@@ -180,56 +162,6 @@ export class V1Client {
     return this.#pool.close();
   }
 }
-
-/**
- * The answer's body, or undefined when it is larger than `maxBytes`: a declared length over
- * the cap is refused before reading, and an undeclared one is counted chunk by chunk. Either way the
- * body is destroyed, which aborts the v1 request and drops its connection, so the rest never arrives.
- * Bytes, not text: a large answer is parsed without becoming one large string (json-body.ts), and its
- * pieces are joined only when read as a whole (answer-body.ts).
- * Read with 'data' listeners rather than `for await`: the async iterator and its end-of-stream
- * watcher were 5% of the bytes a Get allocated (a sampling allocation profile).
- */
-function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<AnswerBody | undefined> {
-  const body = response.body;
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    body.on('error', ignore).destroy();
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const settle = (): void => {
-      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      total += chunk.length;
-      if (total <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      settle();
-      chunks.length = 0;
-      // Destroying it emits the abort as an error, which must not go unheard (it would end the process).
-      body.on('error', ignore).destroy();
-      resolve(undefined);
-    };
-    const onEnd = (): void => {
-      settle();
-      resolve(new AnswerBody(chunks, total));
-    };
-    const onError = (error: Error): void => {
-      settle();
-      reject(error);
-    };
-    // Closed with neither its end nor an error: cut off, as `for await` would report it.
-    const onClose = (): void => onError(Object.assign(new Error('the v1 answer closed before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
-  });
-}
-
-function ignore(): void {}
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
