@@ -59,7 +59,7 @@ export function logMs(ms: number): number {
 }
 
 /**
- * Standard output, written once per turn of the event loop rather than once per line: at one
+ * Standard output (or `dest`, a file descriptor or path), written once per turn of the event loop rather than once per line: at one
  * access line per request, a write(2) per line was 4% of a Get's CPU, and under load many
  * requests finish in the same turn. A line still leaves within that turn (or as soon as
  * BUFFER_BYTES wait), and what waits is written when the process exits: pino flushes its own
@@ -67,8 +67,8 @@ export function logMs(ms: number): number {
  */
 const BUFFER_BYTES = 8 * 1024;
 
-function bufferedStdout(): DestinationStream & { flush(): void } {
-  const destination = pino.destination({ dest: 1, minLength: BUFFER_BYTES, sync: false });
+export function bufferedDestination(dest: number | string = 1): DestinationStream & { flush(): void } {
+  const destination = pino.destination({ dest, minLength: BUFFER_BYTES, sync: false });
   let scheduled = false;
   const flush = () => {
     scheduled = false;
@@ -91,7 +91,7 @@ function bufferedStdout(): DestinationStream & { flush(): void } {
 }
 
 export function createLogger(level: string, stream?: DestinationStream): Logger {
-  return pino(loggerOptions(level), stream ?? bufferedStdout());
+  return pino(loggerOptions(level), stream ?? bufferedDestination());
 }
 
 /**
