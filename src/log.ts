@@ -59,34 +59,62 @@ export function logMs(ms: number): number {
 }
 
 /**
- * Standard output (or `dest`, a file descriptor or path), written once per turn of the event loop rather than once per line: at one
- * access line per request, a write(2) per line was 4% of a Get's CPU, and under load many
- * requests finish in the same turn. A line still leaves within that turn (or as soon as
- * BUFFER_BYTES wait), and what waits is written when the process exits: pino flushes its own
- * destination on exit, crashes included.
+ * Standard output (or `dest`, a file descriptor or path), with one write(2) per turn of the event
+ * loop for all the lines of that turn: at one access line per request, a write per line was 4% of a
+ * Get's CPU, and under load many requests finish in the same turn. A turn's lines leave at its end
+ * (sooner past FLUSH_CHARS), and those still waiting when the process exits, crashes included, are
+ * written then.
+ *
+ * The write is synchronous, as pino's own destination is by default. Measured on a Get (wrk c=50,
+ * gateway pinned to one core, log level info): 115–118 µs of CPU with the write handed to libuv's
+ * thread pool and sonic-boom buffering the lines (`minLength`), 96–101 µs with this, the same as
+ * with no access line at all (`warn`). The price is pino's: a reader that stops reading standard
+ * output stalls the gateway, where the asynchronous write would have grown its memory instead.
  */
-const BUFFER_BYTES = 8 * 1024;
+const FLUSH_CHARS = 64 * 1024;
 
-export function bufferedDestination(dest: number | string = 1): DestinationStream & { flush(): void } {
-  const destination = pino.destination({ dest, minLength: BUFFER_BYTES, sync: false });
+/** Destinations holding lines not yet written, flushed when the process exits. */
+const unflushed = new Set<() => void>();
+let exitHookInstalled = false;
+
+export function bufferedDestination(dest: number | string = 1): DestinationStream & { flush(): void; flushSync(): void } {
+  const destination = pino.destination({ dest, sync: true });
+  let lines: string[] = [];
+  let chars = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
+    unflushed.delete(flush);
+    if (lines.length === 0) return;
+    const chunk = lines.length === 1 ? lines[0]! : lines.join('');
+    lines = [];
+    chars = 0;
     try {
-      destination.flush();
+      destination.write(chunk);
     } catch {
       // Destroyed (stdout closed): nothing left to write to.
     }
   };
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const pending of unflushed) pending();
+    });
+  }
   return {
     write(line: string) {
-      destination.write(line);
-      if (!scheduled) {
+      lines.push(line);
+      chars += line.length;
+      if (chars >= FLUSH_CHARS) flush();
+      else if (!scheduled) {
         scheduled = true;
+        unflushed.add(flush);
         setImmediate(flush);
       }
     },
     flush,
+    // pino writes a fatal line and then calls this, so the line is out before the process goes.
+    flushSync: flush,
   };
 }
 
