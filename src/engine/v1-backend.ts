@@ -431,12 +431,12 @@ interface ListMembers {
   presence: string[];
 }
 
-/** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */
 /** Whether any of these v2 paths renders a time the gateway keeps (kept-times.ts), which changes apart from v1's rows. */
 function readsKeptTime(mapping: ResourceMapping, paths: readonly string[]): boolean {
   return paths.some((path) => ownValue(mapping.fields, path.split('.')[0]!)?.kept !== undefined);
 }
 
+/** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */
 function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: Map<string, ResourceTimes> | undefined, uidKey: string): ReadField<Json> {
   const kept = times && ((spec: FieldSpec, value: unknown, v1: Json) => withKeptTime(spec, value, times.get(String(v1[uidKey]))));
   const readers = new Map(paths.map((path) => [path, v2PathReader(mapping.fields, path, kept)]));
