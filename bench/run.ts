@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { onCleanup } from './lib/cleanup.ts';
 import { compareAll, type Target } from './lib/compare.ts';
 import { atLeastTimes, atMost, atMostTimes, goalsTable, peakAtMostFloor, reported, units, type Goal } from './lib/goals.ts';
-import { GRPC_CLIENT_KINDS, type GrpcClientKind } from './lib/grpc-clients.ts';
+import { h2loadAvailable } from './lib/h2load-load.ts';
 import { resident, type Resident } from './lib/memory.ts';
 import { seedNative } from './lib/native-seed.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
@@ -33,7 +33,7 @@ import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
 import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
 import { failureCount, type Summary } from './lib/stats.ts';
-import { grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcSettings, type RestLoader } from './lib/targets.ts';
+import { GRPC_LOAD_KINDS, grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcLoadKind, type GrpcSettings, type RestLoader } from './lib/targets.ts';
 import { walk, type Walked } from './lib/walk.ts';
 import { wrkAvailable, wrkLoad } from './lib/wrk-load.ts';
 
@@ -64,7 +64,7 @@ const { values: flags } = parseArgs({
     settle: { type: 'string', default: '2' },
     parts: { type: 'string', default: PARTS.join(',') },
     loadgen: { type: 'string' },
-    'grpc-client': { type: 'string', default: 'grpc-js' },
+    'grpc-client': { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
     // What the gateway runs with in its image and `npm start` (Dockerfile's NODE_OPTIONS, package.json).
     'node-arg': { type: 'string', multiple: true, default: ['--max-semi-space-size=4'] },
@@ -91,7 +91,8 @@ if (flags.help) {
   --settle <s>=2            seconds a fresh process idles before its idle RSS is read
   --parts <list>            any of ${PARTS.join(',')} (default all)
   --loadgen wrk|autocannon  REST load generator (default: wrk when installed)
-  --grpc-client grpc-js|connect
+  --grpc-client h2load|grpc-js|connect  gRPC load generator (default: h2load when installed; else our own
+                            generator on grpc-js, which spends more CPU a call than the servers it loads)
   --log-level <level>=info  the gateway's log level (info is its default; lines go to /dev/null)
   --node-arg <flag>         the Node flags of every gateway process (repeatable; default --max-semi-space-size=4,
                             as the image and npm start run it; --node-arg= for none)
@@ -128,11 +129,11 @@ if (loadgen !== 'wrk' && loadgen !== 'autocannon') {
   process.exit(2);
 }
 const restLoader: RestLoader = loadgen === 'wrk' ? wrkLoad : restLoad;
-if (!(GRPC_CLIENT_KINDS as readonly string[]).includes(flags['grpc-client'])) {
-  process.stderr.write(`bench: --grpc-client: one of ${GRPC_CLIENT_KINDS.join(', ')}\n`);
+const grpcClient = (flags['grpc-client'] ?? (h2loadAvailable() ? 'h2load' : 'grpc-js')) as GrpcLoadKind;
+if (!GRPC_LOAD_KINDS.includes(grpcClient)) {
+  process.stderr.write(`bench: --grpc-client: one of ${GRPC_LOAD_KINDS.join(', ')}\n`);
   process.exit(2);
 }
-const grpcClient = flags['grpc-client'] as GrpcClientKind;
 // Read before this process is pinned: availableParallelism() counts only the cores it may use.
 const CPUS = availableParallelism();
 const pin = pinning(!flags['no-pin']);
@@ -429,7 +430,7 @@ function commit(): string {
 async function main(): Promise<number> {
   const machine = { cpus: CPUS, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   process.stderr.write(
-    `bench: ${machine.cpus} CPUs (${machine.cpuModel}), node ${machine.node}, load generator ${loadgen}; ` +
+    `bench: ${machine.cpus} CPUs (${machine.cpuModel}), node ${machine.node}, load generators ${loadgen} (REST) and ${grpcClient} (gRPC); ` +
       (pin.active ? `servers under test pinned to core ${pin.cores.server}, the rest to ${pin.cores.support}\n` : 'nothing pinned (no taskset, or one core)\n'),
   );
   const results: Results = {};
@@ -444,13 +445,13 @@ async function main(): Promise<number> {
   const sha = commit();
   process.stdout.write(`\n${goalsTable(table)}\n\n`);
   process.stdout.write(
-    `Commit ${sha}; ${machine.cpus} × ${machine.cpuModel}; Node ${machine.node}; load generator ${loadgen}` +
+    `Commit ${sha}; ${machine.cpus} × ${machine.cpuModel}; Node ${machine.node}; load generators ${loadgen} (REST), ${grpcClient} (gRPC)` +
       `${pin.active ? `; servers under test on core ${pin.cores.server}, load generator and emulator on ${pin.cores.support}` : '; not pinned'}; ` +
       `${settings.rounds} rounds × ${settings.duration} s per target after ${settings.warmup} s warm-up; gateway log level ${flags['log-level']}` +
       `${gatewayNodeArgs.length ? `; gateway node flags ${gatewayNodeArgs.join(' ')}` : ''}.\n`,
   );
   if (flags.json) {
-    writeFileSync(flags.json, `${JSON.stringify({ date: new Date().toISOString(), commit: sha, machine, loadgen, pinning: pin.active ? pin.cores : null, settings, flags, results, goals: table, failures }, null, 2)}\n`);
+    writeFileSync(flags.json, `${JSON.stringify({ date: new Date().toISOString(), commit: sha, machine, loadgen, grpcLoad: grpcClient, pinning: pin.active ? pin.cores : null, settings, flags, results, goals: table, failures }, null, 2)}\n`);
     process.stderr.write(`bench: wrote ${flags.json}\n`);
   }
   if (failureCount(failures) > 0) {

@@ -4,8 +4,10 @@
  * run refuses to measure an error page or a failing RPC).
  */
 import type { Target } from './compare.ts';
+import { toBinary } from '@bufbuild/protobuf';
 import { unaryClient, type GrpcClientKind, type UnaryClient } from './grpc-clients.ts';
 import { grpcLoad } from './grpc-load.ts';
+import { h2loadLoad } from './h2load-load.ts';
 import { restLoad } from './rest-load.ts';
 import type { LoadRun } from './stats.ts';
 import { grpcAsJson, type Scenario } from './scenarios.ts';
@@ -39,8 +41,12 @@ export async function probeUrl(label: string, url: string, check: Scenario['chec
   if (problem) throw new Error(`${label}: ${url}: ${problem}`);
 }
 
+/** What makes the gRPC load: h2load (h2load-load.ts), or our own generator on one of two clients (grpc-load.ts). */
+export type GrpcLoadKind = 'h2load' | GrpcClientKind;
+export const GRPC_LOAD_KINDS: readonly GrpcLoadKind[] = ['h2load', 'grpc-js', 'connect'];
+
 export interface GrpcSettings {
-  client: GrpcClientKind;
+  client: GrpcLoadKind;
   /** Concurrent callers. */
   callers: number;
   /** HTTP/2 sessions the callers are spread over. */
@@ -48,8 +54,9 @@ export interface GrpcSettings {
   acceptGzip: boolean;
 }
 
+/** A real gRPC client: the load's own, or grpc-js where h2load makes the load (and for probes). */
 function clientFor(gateway: string, scenario: Scenario, settings: GrpcSettings): UnaryClient {
-  return unaryClient(settings.client, gateway, {
+  return unaryClient(settings.client === 'h2load' ? 'grpc-js' : settings.client, gateway, {
     method: scenario.grpc.method,
     request: scenario.grpc.request,
     authorization: AUTHORIZATION,
@@ -63,6 +70,7 @@ function clientFor(gateway: string, scenario: Scenario, settings: GrpcSettings):
  * channel (autocannon opens fresh connections per run; a handful of TCP handshakes is noise at these rates).
  */
 export function grpcTarget(label: string, server: string, gateway: string, scenario: Scenario, settings: GrpcSettings): Target & { close(): void } {
+  if (settings.client === 'h2load') return h2loadTarget(label, server, gateway, scenario, settings);
   const clients = Array.from({ length: settings.sessions }, () => clientFor(gateway, scenario, settings));
   return {
     label,
@@ -70,6 +78,40 @@ export function grpcTarget(label: string, server: string, gateway: string, scena
     load: (seconds) => grpcLoad(clients, settings.callers, seconds),
     close: () => clients.forEach((c) => c.close()),
   };
+}
+
+/**
+ * h2load opens its sessions afresh each run (as wrk its connections). The size of an OK answer, which
+ * tells h2load's failed calls from the rest, is learnt once from one call made by a real client.
+ */
+function h2loadTarget(label: string, server: string, gateway: string, scenario: Scenario, settings: GrpcSettings): Target & { close(): void } {
+  if (settings.acceptGzip) throw new Error(`${label}: h2load cannot decompress answers; measure gzip with --grpc-client grpc-js or connect`);
+  if (settings.callers !== settings.sessions) throw new Error(`${label}: h2load makes one call at a time per session (callers = sessions)`);
+  const { method, request } = scenario.grpc;
+  const message = toBinary(method.input, request);
+  const body = new Uint8Array(5 + message.length);
+  new DataView(body.buffer).setUint32(1, message.length);
+  body.set(message, 5);
+  let answerBytes: Promise<number> | undefined;
+  return {
+    label,
+    server,
+    load: async (seconds) => {
+      answerBytes ??= framedAnswerSize(gateway, scenario, settings);
+      const url = `${gateway}/${method.parent.typeName}/${method.name}`;
+      return h2loadLoad({ url, body, headers: { authorization: AUTHORIZATION }, answerBytes: await answerBytes }, settings.sessions, seconds);
+    },
+    close: () => {},
+  };
+}
+
+async function framedAnswerSize(gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<number> {
+  const client = clientFor(gateway, scenario, settings);
+  try {
+    return 5 + toBinary(scenario.grpc.method.output, await client.call()).length;
+  } finally {
+    client.close();
+  }
 }
 
 /** One call, its answer checked as REST's is; throws with the gRPC status when it fails. */
