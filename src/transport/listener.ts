@@ -16,6 +16,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, Server, Ser
 import { http } from '../node-http.ts';
 import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
+import { markNeverIndexedOn } from './never-indexed.ts';
 
 /**
  * Called for every request, HTTP/1 or HTTP/2 (compat API). Written as a method signature, so its
@@ -74,6 +75,11 @@ function connectionSpecific(name: string, value: unknown): boolean {
 }
 
 class Http2Response extends http2.Http2ServerResponse {
+  constructor(stream: http2.ServerHttp2Stream) {
+    super(stream);
+    markNeverIndexedOn(stream);
+  }
+
   override setHeader(name: string, value: number | string | readonly string[]): void {
     if (!connectionSpecific(name, value)) super.setHeader(name, value);
   }

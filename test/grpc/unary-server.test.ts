@@ -35,6 +35,7 @@ function seen(answer: RawAnswer) {
     body: answer.body.toString('base64'),
     contentType: answer.headers['content-type'],
     requestIdEchoed: answer.headers['x-request-id'] === answer.details?.details[0]?.metadata?.requestId || answer.details === undefined,
+    neverIndexed: answer.neverIndexed,
   };
 }
 
@@ -59,6 +60,9 @@ describeModes('gRPC calls read by the gateway\'s own server and by ConnectRPC', 
       const plain = await rawGrpc(stack().url, path, envelope(message, false));
       const compressed = await rawGrpc(stack().url, path, envelope(message, true), { 'grpc-encoding': 'gzip' });
       expect(seen(plain), `${method.name} ${JSON.stringify(request)}`).toEqual(seen(compressed));
+      // Values new on every answer stay out of the connection's HPACK table (transport/never-indexed.ts).
+      const unique = ['x-request-id', ...(plain.grpcStatus === 0 ? [] : ['grpc-message', 'grpc-status-details-bin'])];
+      expect(plain.neverIndexed, `${method.name} ${JSON.stringify(request)}`).toEqual(unique.sort());
     }
   });
 

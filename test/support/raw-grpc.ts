@@ -20,6 +20,8 @@ export interface RawAnswer {
   grpcMessage: string;
   body: Buffer;
   rstCode: number;
+  /** Headers and trailers the server sent as HPACK literals never indexed (RFC 7541 §6.2.3), sorted. */
+  neverIndexed: string[];
 }
 
 /** One gRPC call over raw HTTP/2: the headers and body exactly as given. */
@@ -47,9 +49,15 @@ export async function rawGrpc(url: string, path: string, body: Buffer, headers: 
       grpcMessage: decodeURIComponent(all['grpc-message'] ?? ''),
       body: Buffer.concat(chunks),
       rstCode: stream.rstCode ?? 0,
+      neverIndexed: [...sensitive(head), ...sensitive(trailers)].sort(),
     };
   } finally {
     session.close();
   }
 }
 
+
+/** What Node reports of a received header block's never-indexed fields. */
+function sensitive(headers: http2.IncomingHttpHeaders): string[] {
+  return [...((headers as Record<symbol, string[] | undefined>)[http2.sensitiveHeaders] ?? [])];
+}

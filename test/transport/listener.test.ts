@@ -51,6 +51,7 @@ async function start(options: ListenerOptions = {}, slow = gate()) {
     reply.header('connection', 'close').header('keep-alive', 'timeout=5').header('proxy-connection', 'close');
     return { ok: true };
   });
+  app.get('/request-id', async (request, reply) => reply.header('x-request-id', request.id).header('x-same-every-time', 'yes').send({ ok: true }));
   app.get('/transfer-encoding', async (_request, reply) => reply.header('transfer-encoding', 'chunked').send({ ok: true }));
   app.get('/slow', async () => {
     await slow.enter();
@@ -159,6 +160,20 @@ describe('cleartext: HTTP/1.1 and h2c on one port', () => {
     // HTTP/1.1 keeps them.
     const response = await fetch(`http://127.0.0.1:${port}/http1-headers`);
     expect(response.headers.get('keep-alive')).toBe('timeout=5');
+  });
+
+  it('sends values new on every response as HPACK literals never indexed, the rest as usual', async () => {
+    const { port } = await start();
+    const session = await connectH2(`http://127.0.0.1:${port}`);
+    try {
+      const response = await h2(session, '/request-id');
+      expect(response.status).toBe(200);
+      expect(response.headers['x-request-id']).toBeTruthy();
+      // Node reports which fields of a received header block came never indexed.
+      expect((response.headers as Record<symbol, unknown>)[http2.sensitiveHeaders]).toEqual(['x-request-id']);
+    } finally {
+      session.close();
+    }
   });
 
   it('serves many concurrent streams on one session', async () => {
