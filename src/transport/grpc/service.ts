@@ -1,9 +1,11 @@
 /**
  * The contract's RPCs as gRPC answers, whichever server reads the call: one
  * answer per RPC. A served RPC turns its message into the same operation REST
- * builds and encodes the same v2 document as protobuf; an RPC the gateway does
- * not serve answers UNIMPLEMENTED. Every failure is the ApiError REST would
- * answer with; the server reading the call writes it as a gRPC status.
+ * builds and answers with the same v2 document, which the server reading the
+ * call encodes (the gateway's own unary server straight to binary,
+ * document-binary.ts; ConnectRPC from a message); an RPC the gateway does not
+ * serve answers UNIMPLEMENTED. Every failure is the ApiError REST would answer
+ * with; the server reading the call writes it as a gRPC status.
  */
 import { fromJson, type DescMethod, type DescMethodUnary, type JsonValue, type Message } from '@bufbuild/protobuf';
 import { ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
@@ -46,8 +48,11 @@ export interface UnaryCall {
 
 export interface UnaryMethod {
   method: DescMethodUnary;
-  /** The response message; rejects with the ApiError to answer with (anything else is the gateway's own failure). */
-  answer(message: Message, call: UnaryCall): Promise<Message>;
+  /**
+   * The response as its v2 document (protojson), which each server encodes as its wire needs; rejects
+   * with the ApiError to answer with (anything else is the gateway's own failure).
+   */
+  answer(message: Message, call: UnaryCall): Promise<JsonValue>;
 }
 
 /** Every unary RPC of the contract, served or not. */
@@ -67,7 +72,7 @@ export function unaryMethods(options: GrpcOptions): UnaryMethod[] {
         try {
           const document = await options.runner.execute(grpcOperation(binding, message), ctx);
           if (options.debugHeaders) call.setHeader('x-v2gw-v1-calls', String(ctx.counter.v1Calls));
-          return fromJson(method.output, document as JsonValue);
+          return document as JsonValue;
         } finally {
           finish(ctx);
         }
@@ -104,14 +109,14 @@ export function grpcRoutes(router: ConnectRouter, methods: readonly UnaryMethod[
       handlerRan(context);
       const requestId = context.values.get(REQUEST_ID);
       try {
-        return await answer(message, {
+        return fromJson(method.output, await answer(message, {
           authorization: context.requestHeader.get('authorization'),
           timeoutMs: context.timeoutMs(),
           signal: context.signal,
           requestId,
           span: context.values.get(TRACE_SPAN),
           setHeader: (name, value) => context.responseHeader.set(name, value),
-        });
+        }));
       } catch (error) {
         const failure = failureOf(error, rpc, requestId, log);
         throw failure instanceof ConnectError ? failure : toConnectError(failure, domain, requestId);

@@ -16,13 +16,14 @@
 import type http2 from 'node:http2';
 import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
+import { fromBinary, type Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
 import { cancelled } from '../../operation/context.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
+import { documentBytes } from './document-binary.ts';
 import { frame, UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
 import { failureOf, type UnaryMethod } from './service.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
@@ -137,7 +138,7 @@ class UnaryCallOnStream {
     const headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': requestId, 'grpc-accept-encoding': ACCEPT_ENCODING };
     let body: Buffer;
     try {
-      const output = await this.#entry.answer(message, {
+      const document = await this.#entry.answer(message, {
         authorization: this.#req.headers.authorization,
         timeoutMs: this.#timeoutMs,
         signal: this.#caller.signal,
@@ -147,7 +148,7 @@ class UnaryCallOnStream {
           headers[name] = value;
         },
       });
-      body = frame(toBinary(this.#entry.method.output, output));
+      body = frame(documentBytes(this.#entry.method.output, document));
     } catch (error) {
       const failure = failureOf(error, rpc, requestId, this.#options.log);
       return this.#fail(failure instanceof ConnectError ? new ApiError(failure.code as number as CodeNumber, failure.rawMessage) : failure, headers);
