@@ -54,28 +54,7 @@ export function h2loadLoad(call: H2loadCall, sessions: number, seconds: number):
     execFile('h2load', args, { encoding: 'utf8', timeout: (seconds + 30) * 1000 }, (error, stdout) => {
       try {
         if (error) return reject(new Error(`h2load failed: ${error.message}`));
-        const totals = TOTALS.exec(stdout);
-        const data = DATA_BYTES.exec(stdout);
-        if (!totals || !data) return reject(new Error(`h2load printed no totals: ${stdout.slice(-600)}`));
-        // One line per request: start (µs since the epoch), HTTP status, µs to the end of its answer. Status 0:
-        // still in flight when the duration ended, and cut off then, as wrk leaves its last requests uncounted.
-        const rows = readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => line.split('\t').map(Number)).filter((row) => row[1] !== 0);
-        const samples = rows.map((row) => row[2]! / 1000);
-        const failures: Record<string, number> = {};
-        const notOk = rows.filter((row) => row[1] !== 200).length;
-        if (notOk > 0) failures['HTTP status not 200'] = notOk;
-        const [failed, errored, timedOut] = totals.slice(1).map(Number) as [number, number, number];
-        if (failed + errored > 0) failures['stream failed or reset'] = failed + errored;
-        if (timedOut > 0) failures.timeout = timedOut;
-        const missing = rows.length - notOk - Math.floor(Number(data[1]) / call.answerBytes);
-        if (missing > 0) failures['no message (a gRPC status other than OK)'] = missing;
-        let first = Number.POSITIVE_INFINITY;
-        let last = 0;
-        for (const [start, , took] of rows) {
-          first = Math.min(first, start!);
-          last = Math.max(last, start! + took!);
-        }
-        resolve({ requests: rows.length, seconds: rows.length ? (last - first) / 1e6 : seconds, samples, failures, bytes: rows.length ? Number(data[1]) / rows.length : 0 });
+        resolve(readH2loadRun(stdout, readFileSync(logFile, 'utf8'), call.answerBytes, seconds));
       } catch (thrown) {
         reject(thrown as Error);
       } finally {
@@ -83,4 +62,37 @@ export function h2loadLoad(call: H2loadCall, sessions: number, seconds: number):
       }
     });
   });
+}
+
+/**
+ * One run from what h2load printed and its `--log-file`: one line per request, its start (µs since the
+ * epoch), HTTP status and µs to the end of its answer. Status 0 is a request still in flight when the
+ * duration ended and cut off then; it is left out, as wrk leaves its last requests uncounted. Pure.
+ */
+export function readH2loadRun(stdout: string, log: string, answerBytes: number, seconds: number): LoadRun {
+  const totals = TOTALS.exec(stdout);
+  const data = DATA_BYTES.exec(stdout);
+  if (!totals || !data) throw new Error(`h2load printed no totals: ${stdout.slice(-600)}`);
+  const rows = log.split('\n').filter((line) => line.trim() !== '').map((line) => line.split('\t').map(Number)).filter((row) => row[1] !== 0);
+  const failures: Record<string, number> = {};
+  const notOk = rows.filter((row) => row[1] !== 200).length;
+  if (notOk > 0) failures['HTTP status not 200'] = notOk;
+  const [failed, errored, timedOut] = totals.slice(1).map(Number) as [number, number, number];
+  if (failed + errored > 0) failures['stream failed or reset'] = failed + errored;
+  if (timedOut > 0) failures.timeout = timedOut;
+  const missing = rows.length - notOk - Math.floor(Number(data[1]) / answerBytes);
+  if (missing > 0) failures['no message (a gRPC status other than OK)'] = missing;
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const [start, , took] of rows) {
+    first = Math.min(first, start!);
+    last = Math.max(last, start! + took!);
+  }
+  return {
+    requests: rows.length,
+    seconds: rows.length ? (last - first) / 1e6 : seconds,
+    samples: rows.map((row) => row[2]! / 1000),
+    failures,
+    bytes: rows.length ? Number(data[1]) / rows.length : 0,
+  };
 }
