@@ -75,6 +75,7 @@ function connectionSpecific(name: string, value: unknown): boolean {
 }
 
 class Http2Response extends http2.Http2ServerResponse {
+  /** Node makes one for every HTTP/2 stream, whoever answers it: where each stream's headers get marked. */
   constructor(stream: http2.ServerHttp2Stream) {
     super(stream);
     markNeverIndexedOn(stream);

@@ -10,7 +10,7 @@
  */
 import http2, { type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 
-export const NEVER_INDEXED: readonly string[] = ['x-request-id', 'grpc-message', 'grpc-status-details-bin'];
+const NEVER_INDEXED: readonly string[] = ['x-request-id', 'grpc-message', 'grpc-status-details-bin'];
 
 /** The same headers (an object, or Node's flat name-value array), marked so the encoder sends NEVER_INDEXED ones as literals; a mark already there is kept. */
 function neverIndexed<T extends OutgoingHttpHeaders | readonly string[]>(headers: T): T {

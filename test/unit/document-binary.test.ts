@@ -131,6 +131,7 @@ describe('documentToBinary', () => {
       [group, { uid: 'g', resource_limits: { a: 1 }, create_time: '2024-01-02T03:04:05Z' }],
       [group, { uid: 'g', description: null, createTime: null }],
       [listGroups, { groups: [], nextPageToken: '', totalCount: 0, skipped: 0 }],
+      [contract.getMessage('chainguard.platform.iam.v2beta1.AccountAssociation.GitHubInstallation')!, { installationId: '00', name: '' }],
       [listGroups, { totalCount: '1000', groups: [{ uid: 'a', verified: true }] }],
     ];
     for (const [desc, document] of documents) {

@@ -7,15 +7,16 @@
  *
  * It writes only what it is certain of: the field kinds and well-known types
  * the contract's answers use, each value in the form the gateway renders it.
- * Anything else (a key that names no field, a value of another JSON type, a
- * number where an int64 string is usual, a well-known type other than
- * Timestamp and Empty, two members of one oneof) makes it give up, and the
+ * Anything else (a key that names no field, a value of another JSON type, an
+ * enum given by number, a well-known type other than Timestamp and Empty, two
+ * members of one oneof) makes it give up, and the
  * caller builds the message as before, which answers exactly as protobuf-es
  * does, errors included. Fields are written in field-number order, as
  * protobuf-es writes them; a test holds the two byte for byte over random
  * answers of every RPC (test/unit/document-binary.test.ts). Pure.
  */
 import { fromJson, ScalarType, toBinary, type DescEnum, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 
 /** Gave up: the caller encodes the slow way. Thrown, as it can happen at any depth, and caught below. */
 const NOT_PLAIN = new Error('not a document this encoder is sure of');
@@ -48,7 +49,6 @@ function wireOf(kind: Kind): number {
 }
 
 interface FieldPlan {
-  field: DescField;
   jsonName: string;
   /** protojson accepts the proto name too; null when it is the JSON name. */
   protoName: string | null;
@@ -91,15 +91,14 @@ function planField(field: DescField): FieldPlan {
   const kind = kindOf(field);
   const wire = wireOf(kind);
   const repeated = field.fieldKind === 'map' ? 'map' : field.fieldKind === 'list' ? (field.packed && wire === WIRE_VARINT ? 'packed' : 'list') : 'no';
-  const enumDesc: DescEnum | undefined = field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum') || (field.fieldKind === 'map' && field.mapKind === 'enum') ? field.enum : undefined;
-  const message = field.fieldKind === 'message' || (field.fieldKind === 'list' && field.listKind === 'message') || (field.fieldKind === 'map' && field.mapKind === 'message') ? field.message : undefined;
+  const enumDesc = enumOf(field);
+  const message = messageOf(field);
   return {
-    field,
     jsonName: field.jsonName,
     protoName: field.name === field.jsonName ? null : field.name,
     kind,
     tag: (field.number << 3) | (repeated === 'packed' || repeated === 'map' ? WIRE_LEN : wire),
-    implicit: field.presence === 2 && !field.oneof && field.fieldKind !== 'message',
+    implicit: field.presence === FeatureSet_FieldPresence.IMPLICIT && !field.oneof && field.fieldKind !== 'message',
     repeated,
     mapKey: field.fieldKind !== 'map' ? null : field.mapKey === ScalarType.STRING ? 'string' : field.mapKey === ScalarType.INT64 ? 'int64' : null,
     message: message && kind === Kind.Message ? planOf(message) : null,
@@ -109,16 +108,30 @@ function planField(field: DescField): FieldPlan {
   };
 }
 
+/** The message type of a field's values (the field's own, a list's elements', a map's values'), if they are messages. */
+function messageOf(field: DescField): DescMessage | undefined {
+  if (field.fieldKind === 'message') return field.message;
+  if (field.fieldKind === 'list') return field.listKind === 'message' ? field.message : undefined;
+  if (field.fieldKind === 'map') return field.mapKind === 'message' ? field.message : undefined;
+  return undefined;
+}
+
+/** The enum of a field's values, if they are an enum's. */
+function enumOf(field: DescField): DescEnum | undefined {
+  if (field.fieldKind === 'enum') return field.enum;
+  if (field.fieldKind === 'list') return field.listKind === 'enum' ? field.enum : undefined;
+  if (field.fieldKind === 'map') return field.mapKind === 'enum' ? field.enum : undefined;
+  return undefined;
+}
+
 function kindOf(field: DescField): Kind {
-  const message = field.fieldKind === 'message' ? field.message
-    : field.fieldKind === 'list' && field.listKind === 'message' ? field.message
-    : field.fieldKind === 'map' && field.mapKind === 'message' ? field.message : undefined;
+  const message = messageOf(field);
   if (message) {
     if (message.typeName === 'google.protobuf.Timestamp') return Kind.Timestamp;
     if (message.typeName === 'google.protobuf.Empty') return Kind.Empty;
     return message.typeName.startsWith('google.protobuf.') ? Kind.Unsupported : Kind.Message;
   }
-  if (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum') || (field.fieldKind === 'map' && field.mapKind === 'enum')) return Kind.Enum;
+  if (enumOf(field)) return Kind.Enum;
   switch (field.scalar) {
     case ScalarType.STRING: return Kind.String;
     case ScalarType.INT32: return Kind.Int32;
@@ -238,7 +251,7 @@ function isZero(field: FieldPlan, value: unknown): boolean {
   switch (field.kind) {
     case Kind.String: return value === '';
     case Kind.Int32: return value === 0;
-    case Kind.Int64: return value === '0' || value === 0;
+    case Kind.Int64: return value === 0 || (typeof value === 'string' && /^-?0+$/.test(value));
     case Kind.Bool: return value === false;
     case Kind.Enum: return value === field.enumZero || (field.enumValues !== null && field.enumValues.get(value as string) === field.enumZero);
     default: return false;
