@@ -3,8 +3,9 @@
  * load generator, each with a probe that checks one real answer first (the
  * run refuses to measure an error page or a failing RPC).
  */
-import type { Target } from './compare.ts';
 import { toBinary } from '@bufbuild/protobuf';
+import { frame } from '../../src/transport/grpc/envelope.ts';
+import type { Target } from './compare.ts';
 import { unaryClient, type GrpcClientKind, type UnaryClient } from './grpc-clients.ts';
 import { grpcLoad } from './grpc-load.ts';
 import { h2loadLoad } from './h2load-load.ts';
@@ -88,10 +89,7 @@ function h2loadTarget(label: string, server: string, gateway: string, scenario: 
   if (settings.acceptGzip) throw new Error(`${label}: h2load cannot decompress answers; measure gzip with --grpc-client grpc-js or connect`);
   if (settings.callers !== settings.sessions) throw new Error(`${label}: h2load makes one call at a time per session (callers = sessions)`);
   const { method, request } = scenario.grpc;
-  const message = toBinary(method.input, request);
-  const body = new Uint8Array(5 + message.length);
-  new DataView(body.buffer).setUint32(1, message.length);
-  body.set(message, 5);
+  const body = frame(toBinary(method.input, request));
   let answerBytes: Promise<number> | undefined;
   return {
     label,
@@ -108,7 +106,7 @@ function h2loadTarget(label: string, server: string, gateway: string, scenario: 
 async function framedAnswerSize(gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<number> {
   const client = clientFor(gateway, scenario, settings);
   try {
-    return 5 + toBinary(scenario.grpc.method.output, await client.call()).length;
+    return frame(toBinary(scenario.grpc.method.output, await client.call())).length;
   } finally {
     client.close();
   }
