@@ -5,12 +5,15 @@
  * same call, once plain and once gzip-compressed, gets the same status,
  * message, details and answer bytes, and one access line each.
  */
+import http2 from 'node:http2';
+import { once } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import { fromJson, toBinary, type DescMethod, type JsonObject } from '@bufbuild/protobuf';
 import { expect, it } from 'vitest';
 import { apiServices } from '../../src/contract/registry.ts';
 import { describeModes } from '../support/modes.ts';
 import { rawGrpc, type RawAnswer } from '../support/raw-grpc.ts';
+import { TOKEN } from '../support/stack.ts';
 import { unservedRpc } from '../support/contract.ts';
 
 const rpc = (service: string, name: string): DescMethod => apiServices().find((s) => s.name === service)!.methods.find((m) => m.name === name)!;
@@ -77,6 +80,28 @@ describeModes('gRPC calls read by the gateway\'s own server and by ConnectRPC', 
       await rawGrpc(stack().url, path, body, { 'x-request-id': id, ...headers });
       const lines = stack().logs.filter((line) => line.includes(`"reqId":"${id}"`) && line.includes('"msg":"request"')).map((line) => JSON.parse(line));
       expect(lines, id).toEqual([expect.objectContaining({ rpc: `${getGroup.parent.typeName}/GetGroup`, code: 3 })]);
+    }
+  });
+
+  it('makes an answered call\'s access line after its message has reached the caller, not in front of its trailers', async () => {
+    const org = (await stack().client.post('/iam/v2beta1/groups', { name: 'line-after-answer' })).body.uid as string;
+    const getGroup = rpc('GroupsService', 'GetGroup');
+    const lines = () => stack().logs.filter((line) => line.includes('"reqId":"line-after-answer"') && line.includes('"msg":"request"'));
+    const session = http2.connect(stack().url);
+    try {
+      const stream = session.request({
+        ':method': 'POST', ':path': `/${getGroup.parent.typeName}/${getGroup.name}`, 'content-type': 'application/grpc', te: 'trailers', authorization: TOKEN, 'x-request-id': 'line-after-answer',
+      });
+      // The message reaches this client (the same process) a turn before the server writes the trailers,
+      // which is when the line is made; made with the answer, it was already there.
+      let linesAtMessage: number | undefined;
+      stream.once('data', () => (linesAtMessage = lines().length));
+      stream.end(envelope(toBinary(getGroup.input, fromJson(getGroup.input, { uid: org })), false));
+      await once(stream, 'close');
+      expect(linesAtMessage).toBe(0);
+      expect(lines().map((line) => JSON.parse(line).code)).toEqual([0]);
+    } finally {
+      session.close();
     }
   });
 });
