@@ -11,9 +11,11 @@
  * parent])` cost ~3x this on every Get in a profile (weak references, a timer
  * no one clears); this one is released as soon as the call is done.
  */
+import type { CancelSignal } from '../operation/cancellation.ts';
+
 export type Release = () => void;
 
-export function callDeadline(timeoutMs: number, parent: AbortSignal | undefined, abort: (reason: unknown) => void): Release {
+export function callDeadline(timeoutMs: number, parent: CancelSignal | undefined, abort: (reason: unknown) => void): Release {
   let done = false;
   const end = (reason: unknown): void => {
     if (done) return;

@@ -13,6 +13,7 @@ import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../ob
 import type { AnswerBody } from './answer-body.ts';
 import { exchange, type Answer, type ExchangeLimits } from './exchange.ts';
 import { parseJsonBytes } from './json-body.ts';
+import type { CancelSignal } from '../operation/cancellation.ts';
 
 /** Reads a successful answer's body (JSON) into a value; throws when it is not JSON. */
 export type ReadAnswer = (body: AnswerBody) => unknown;
@@ -34,7 +35,7 @@ export interface V1Call {
 /** The part of a request's context a v1 call honours: its counter, its signal (deadline, cancellation), and its trace. */
 export interface CallScope {
   readonly counter: { v1Calls: number };
-  readonly signal?: AbortSignal;
+  readonly signal?: CancelSignal;
   /** The span the call is a child of; its context goes to v1 in `traceparent`. */
   readonly trace?: TraceSpan | undefined;
 }

@@ -13,6 +13,7 @@
 import type { Dispatcher } from 'undici';
 import { AnswerBody } from './answer-body.ts';
 import { callDeadline, type Release } from './call-deadline.ts';
+import type { CancelSignal } from '../operation/cancellation.ts';
 
 export interface Answer {
   readonly statusCode: number;
@@ -37,7 +38,7 @@ export function exchange(
   dispatcher: Dispatcher,
   request: Dispatcher.DispatchOptions,
   limits: ExchangeLimits,
-  parent?: AbortSignal,
+  parent?: CancelSignal,
   answered?: (status: number) => void,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {

@@ -13,6 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { finish, requestContext } from '../../operation/context.ts';
+import type { CancelSignal } from '../../operation/cancellation.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
 import { bearer } from '../rest/auth.ts';
@@ -39,7 +40,7 @@ export interface UnaryCall {
   /** The caller's deadline (`grpc-timeout`), if it sent one. */
   timeoutMs: number | undefined;
   /** Aborted when the caller cancels or goes away. */
-  signal: AbortSignal;
+  signal: CancelSignal;
   requestId: string;
   span: TraceSpan | undefined;
   /** Adds a response header (sent with the answer's headers). */

@@ -21,6 +21,7 @@ import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
 import { cancelled } from '../../operation/context.ts';
+import { Cancellation } from '../../operation/cancellation.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
 import { documentBytes } from './document-binary.ts';
@@ -81,7 +82,7 @@ class UnaryCallOnStream {
   readonly #timeoutMs: number | undefined;
   readonly #call: CallRecord;
   readonly #domain: string;
-  readonly #caller = new AbortController();
+  readonly #caller = new Cancellation();
   #answered = false;
   /** The status of the answer written: the call is recorded as ended with it once the stream has closed. */
   #sent: CodeNumber | undefined;
@@ -111,7 +112,7 @@ class UnaryCallOnStream {
         return;
       }
       // The caller resetting the stream, or its connection going, before the answer: the RPC's signal.
-      this.#caller.abort();
+      this.#caller.abort(cancelled());
       if (!this.#running) this.#fail(cancelled());
     });
     const overloaded = this.#options.shed?.();
@@ -150,7 +151,7 @@ class UnaryCallOnStream {
       const document = await this.#entry.answer(message, {
         authorization: this.#req.headers.authorization,
         timeoutMs: this.#timeoutMs,
-        signal: this.#caller.signal,
+        signal: this.#caller,
         requestId,
         span,
         setHeader: (name, value) => {

@@ -12,7 +12,8 @@ import type { RawQuery } from '../../aip/list-request.ts';
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { Binding } from '../../contract/bindings.ts';
 import { httpRule } from '../../contract/registry.ts';
-import { finish, requestContext, type RequestContext } from '../../operation/context.ts';
+import { cancelled, finish, requestContext, type RequestContext } from '../../operation/context.ts';
+import { Cancellation } from '../../operation/cancellation.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
 import { callerContext } from '../../observability/tracing.ts';
 import { requireBearer } from './auth.ts';
@@ -124,11 +125,11 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
   app.addHook('onRequest', (request, reply, done) => {
     const authorization = requireBearer(request);
     // A response closed before it finished means the caller went away: cancel what the request still has under way.
-    const caller = new AbortController();
+    const caller = new Cancellation();
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) caller.abort();
+      if (!reply.raw.writableFinished) caller.abort(cancelled());
     });
-    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller.signal, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
+    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
     done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
