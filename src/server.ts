@@ -137,10 +137,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   let routedMethods: readonly string[] = [];
   const app = Fastify({
     loggerInstance: log,
-    serverFactory: (restHandler) => createListener(
-      grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, accessLog: accessLog as FastifyBaseLogger, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, requestTimeoutMs: config.requestTimeoutMs, log, metrics, tracing, shed }),
-      { tls: tlsFiles(config), ...limits },
-    ),
+    serverFactory: (restHandler) => {
+      const grpc = grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, accessLog: accessLog as FastifyBaseLogger, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, requestTimeoutMs: config.requestTimeoutMs, log, metrics, tracing, shed });
+      return createListener(grpc.handler, { tls: tlsFiles(config), ...limits }, grpc.streams);
+    },
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
     clientErrorHandler: (error, socket) => answerClientError(error, socket, log, limits),
     bodyLimit: config.bodyLimit,

@@ -14,7 +14,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import { http } from '../node-http.ts';
-import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import { markNeverIndexedOn } from './never-indexed.ts';
 
@@ -26,6 +26,12 @@ import { markNeverIndexedOn } from './never-indexed.ts';
 export type Handler = {
   handle(req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void;
 }['handle'];
+
+/**
+ * Offered every HTTP/2 stream before Node's compatibility API makes a request and a response of it;
+ * true when it has taken the stream (and answers it on the stream itself).
+ */
+export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
 
 export interface ListenerOptions {
   /** PEM certificate and key: serve TLS, HTTP/2 or HTTP/1.1 as ALPN chooses. Unset: cleartext, h2c by prior knowledge. */
@@ -75,12 +81,6 @@ function connectionSpecific(name: string, value: unknown): boolean {
 }
 
 class Http2Response extends http2.Http2ServerResponse {
-  /** Node makes one for every HTTP/2 stream, whoever answers it: where each stream's headers get marked. */
-  constructor(stream: http2.ServerHttp2Stream) {
-    super(stream);
-    markNeverIndexedOn(stream);
-  }
-
   override setHeader(name: string, value: number | string | readonly string[]): void {
     if (!connectionSpecific(name, value)) super.setHeader(name, value);
   }
@@ -98,8 +98,9 @@ class Http2Response extends http2.Http2ServerResponse {
 /** How often, while draining, keep-alive connections that finished their last request are reaped. */
 const DRAIN_REAP_MS = 250;
 
-export function createListener(handler: Handler, options: ListenerOptions = {}): Server {
-  return new Listener(handler, { ...LISTENER_DEFAULTS, ...definedOnly(options) });
+/** `streams` is offered each HTTP/2 stream first; what it leaves goes to `handler` as a request and a response. */
+export function createListener(handler: Handler, options: ListenerOptions = {}, streams?: StreamHandler): Server {
+  return new Listener(handler, { ...LISTENER_DEFAULTS, ...definedOnly(options) }, streams);
 }
 
 type Settings = Required<Omit<ListenerOptions, 'tls'>> & Pick<ListenerOptions, 'tls'>;
@@ -114,7 +115,7 @@ class Listener extends http.Server {
   readonly #tls: boolean;
   #closing = false;
 
-  constructor(handler: Handler, settings: Settings) {
+  constructor(handler: Handler, settings: Settings, streams?: StreamHandler) {
     if (settings.requestTimeoutMs > 0 && settings.headersTimeoutMs > settings.requestTimeoutMs) {
       throw new RangeError(`the headers timeout (${settings.headersTimeoutMs} ms) cannot be longer than the whole request's (${settings.requestTimeoutMs} ms)`);
     }
@@ -156,10 +157,31 @@ class Listener extends http.Server {
       this.#replaceConnectionListener((socket) => this.#sniff(socket, settings.sniffTimeoutMs, toHttp1));
     }
 
+    this.#offerStreams(streams);
+
     this.#inner.on('session', (session: Http2Session) => {
       // Graceful, like Fastify's own http2 servers: in-flight streams finish, the client reconnects.
       session.setTimeout(settings.sessionTimeoutMs, () => session.close());
       if (this.#closing) session.close();
+    });
+  }
+
+  /**
+   * Node's compatibility API turns each HTTP/2 stream into a request and a response in a 'stream'
+   * listener of its own. That listener is put behind one that first marks the stream's headers
+   * (never-indexed.ts: every stream, whoever answers it) and offers the stream to `streams`: the
+   * unary gRPC calls answered on the stream itself cost neither the request and response objects nor
+   * reading the message through them. GetGroup (h2load, alternating with the compatibility API's path):
+   * 123–141 against 135–155 µs of CPU a call at 50 sessions, p50 355–402 against 371–433 µs at one.
+   */
+  #offerStreams(streams: StreamHandler | undefined): void {
+    const inner = this.#inner;
+    const compatibility = inner.listeners('stream') as Array<(...args: unknown[]) => void>;
+    inner.removeAllListeners('stream');
+    inner.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, ...rest: unknown[]) => {
+      markNeverIndexedOn(stream);
+      if (streams?.(stream, headers)) return;
+      for (const listener of compatibility) listener.call(inner, stream, headers, ...rest);
     });
   }
 

@@ -11,7 +11,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { createListener, type ListenerOptions } from '../../src/transport/listener.ts';
+import { createListener, type ListenerOptions, type StreamHandler } from '../../src/transport/listener.ts';
 
 const fixtures = new URL('../fixtures/tls/', import.meta.url);
 const cert = readFileSync(new URL('cert.pem', fixtures));
@@ -37,10 +37,11 @@ afterEach(async () => {
   apps = [];
 });
 
-async function start(options: ListenerOptions = {}, slow = gate()) {
-  const app = Fastify({ serverFactory: (handler) => createListener(handler, options) });
+async function start(options: ListenerOptions = {}, slow = gate(), streams?: StreamHandler) {
+  const app = Fastify({ serverFactory: (handler) => createListener(handler, options, streams) });
   apps.push(app);
   app.get('/hello', async (request) => ({ hello: 'world', httpVersion: request.raw.httpVersionMajor }));
+  app.get('/taken', async () => ({ answeredBy: 'the app' }));
   app.post('/echo', async (request) => ({ echo: request.body }));
   app.get('/teapot', async (_request, reply) => reply.code(418).send({ error: 'short and stout' }));
   app.get('/fails', async () => {
@@ -306,6 +307,34 @@ describe('TLS: ALPN chooses', () => {
     } finally {
       session.close();
     }
+  });
+});
+
+describe('the stream handler', () => {
+  /** Takes `/taken` and answers it on the stream itself; leaves every other stream. */
+  const takeOne: StreamHandler = (stream, headers) => {
+    if (headers[':path'] !== '/taken') return false;
+    stream.respond({ ':status': 200, 'content-type': 'application/json' });
+    stream.end(JSON.stringify({ answeredBy: 'the stream handler' }));
+    return true;
+  };
+
+  it.each([
+    ['cleartext', {}],
+    ['TLS', { tls: { cert, key } }],
+  ] as const)('is offered each HTTP/2 stream first; what it leaves reaches the app, and HTTP/1.1 never reaches it (%s)', async (_name, options) => {
+    const { port } = await start(options, gate(), takeOne);
+    const url = 'tls' in options ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
+    const session = await connectH2(url, { ca: cert });
+    try {
+      expect(JSON.parse((await h2(session, '/taken')).body)).toEqual({ answeredBy: 'the stream handler' });
+      expect(JSON.parse((await h2(session, '/hello')).body)).toEqual({ hello: 'world', httpVersion: 2 });
+      expect(JSON.parse((await h2(session, '/echo', { left: true })).body)).toEqual({ echo: { left: true } });
+    } finally {
+      session.close();
+    }
+    const http1 = 'tls' in options ? JSON.parse((await https1(port, '/taken')).body) : await (await fetch(`http://127.0.0.1:${port}/taken`)).json();
+    expect(http1).toEqual({ answeredBy: 'the app' });
   });
 });
 

@@ -28,7 +28,7 @@ import { requestIdOf } from '../request-id.ts';
 import { requestGate } from './framework-errors.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { Tracing } from '../../observability/tracing.ts';
-import type { Handler } from '../listener.ts';
+import type { Handler, StreamHandler } from '../listener.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
 import { withSpecMessageEncoding } from './message-encoding.ts';
 import { grpcRoutes, type UnaryMethod } from './service.ts';
@@ -59,10 +59,13 @@ export interface GrpcAdapterOptions {
   shed?: () => ApiError | undefined;
 }
 
-export function grpcAdapter(options: GrpcAdapterOptions): Handler {
+/**
+ * `streams` is offered each HTTP/2 stream first (listener.ts) and takes the unary gRPC calls it
+ * answers itself; `handler` gets every other request.
+ */
+export function grpcAdapter(options: GrpcAdapterOptions): { handler: Handler; streams: StreamHandler } {
   const fallback: Handler = (req, res) => (isGrpc(req) ? unknownMethod(req, res) : options.fallback(req, res));
   let connect: Promise<Handler> | undefined;
-  const unary = unaryServer(options);
   const viaConnect = withSpecMessageEncoding((req: Request, res: Response) => {
     dropUnarmableTimeout(req);
     // The request's body waits in its stream, unread, while the adapter loads.
@@ -74,12 +77,13 @@ export function grpcAdapter(options: GrpcAdapterOptions): Handler {
       },
     );
   });
-  return (req, res) => {
+  const handler: Handler = (req, res) => {
     // REST, health, metrics and the pass-through (the most requests by far) go straight to Fastify:
     // ConnectRPC would only look their path up in its table of RPCs first.
     if (!isRpcPath(req.url)) options.fallback(req, res);
-    else if (!unary(req, res)) viaConnect(req, res);
+    else viaConnect(req, res);
   };
+  return { handler, streams: unaryServer(options) };
 }
 
 /** ConnectRPC's handler for what the gateway's own unary server does not take. */

@@ -2,7 +2,9 @@
  * The gateway's own server for the calls the real v2 clients make: unary gRPC
  * (`application/grpc`, protobuf, uncompressed) over HTTP/2 to an RPC of the
  * contract. It reads the one message, runs the RPC's answer, and writes the
- * answer or a trailers-only status on the HTTP/2 stream itself.
+ * answer or a trailers-only status on the HTTP/2 stream itself, which it is
+ * offered before Node's compatibility API makes a request and a response of
+ * it (listener.ts).
  *
  * Why not leave these to ConnectRPC, which serves every other call (gRPC-Web,
  * Connect, compressed messages, health, reflection)? A profile of GetGroup
@@ -13,9 +15,7 @@
  * unusual, decided from the headers before a byte of the body is read, takes
  * ConnectRPC's. Both give the same statuses, details and access line.
  */
-import type http2 from 'node:http2';
-import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { fromBinary, type Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
@@ -43,8 +43,11 @@ export interface UnaryServerOptions extends CallObservers {
   shed?: (() => ApiError | undefined) | undefined;
 }
 
-/** Takes the request and returns true when it is a call this server answers; otherwise leaves it untouched. */
-export type UnaryServer = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => boolean;
+/**
+ * Takes an HTTP/2 stream and returns true when it is a call this server answers; otherwise leaves it
+ * untouched. Offered every stream before Node's compatibility API sees it (listener.ts).
+ */
+export type UnaryServer = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
 
 const GRPC_TYPES = new Set(['application/grpc', 'application/grpc+proto']);
 /** Compressed requests are read by ConnectRPC, which decodes these. */
@@ -56,18 +59,17 @@ const OK_TRAILERS = { 'grpc-status': '0' } as const;
 export function unaryServer(options: UnaryServerOptions): UnaryServer {
   const byPath = new Map(options.methods.map((entry) => [`/${entry.method.parent.typeName}/${entry.method.name}`, entry]));
   const endings = new Endings(options.accessLog ?? options.log);
-  return (req, res) => {
-    if (req.httpVersionMajor !== 2 || req.method !== 'POST') return false;
-    const headers = req.headers;
+  return (stream, headers) => {
+    if (headers[':method'] !== 'POST') return false;
     const contentType = headers['content-type'];
     if (contentType === undefined || !GRPC_TYPES.has(contentType)) return false;
-    const entry = byPath.get(req.url ?? '');
+    const entry = byPath.get(headers[':path'] ?? '');
     if (!entry) return false;
     const encoding = headers['grpc-encoding'];
     if (encoding !== undefined && encoding !== 'identity') return false;
     const timeoutMs = headers['grpc-timeout'] === undefined ? undefined : grpcTimeoutMs(String(headers['grpc-timeout']));
     if (timeoutMs === null) return false; // malformed: ConnectRPC's refusal says what is wrong
-    new UnaryCallOnStream(options, endings, entry, req as Http2ServerRequest, res as Http2ServerResponse, timeoutMs).start();
+    new UnaryCallOnStream(options, endings, entry, stream, headers, timeoutMs).start();
     return true;
   };
 }
@@ -76,9 +78,8 @@ class UnaryCallOnStream {
   readonly #options: UnaryServerOptions;
   readonly #endings: Endings;
   readonly #entry: UnaryMethod;
-  readonly #req: Http2ServerRequest;
-  readonly #res: Http2ServerResponse;
-  readonly #stream: http2.ServerHttp2Stream;
+  readonly #stream: ServerHttp2Stream;
+  readonly #headers: IncomingHttpHeaders;
   readonly #timeoutMs: number | undefined;
   readonly #call: CallRecord;
   readonly #domain: string;
@@ -90,21 +91,21 @@ class UnaryCallOnStream {
   /** The RPC's answer is running: it ends the call itself, even when the caller has gone. */
   #running = false;
 
-  constructor(options: UnaryServerOptions, endings: Endings, entry: UnaryMethod, req: Http2ServerRequest, res: Http2ServerResponse, timeoutMs: number | undefined) {
+  constructor(options: UnaryServerOptions, endings: Endings, entry: UnaryMethod, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, timeoutMs: number | undefined) {
     this.#options = options;
     this.#endings = endings;
     this.#entry = entry;
-    this.#req = req;
-    this.#res = res;
-    this.#stream = req.stream;
+    this.#stream = stream;
+    this.#headers = headers;
     this.#timeoutMs = timeoutMs;
     const service = entry.method.parent.typeName;
-    const headers = req.headers;
     this.#call = startCall(options, service, entry.method.name, 'grpc', (name) => headers[name]);
     this.#domain = domainForService(service);
   }
 
   start(): void {
+    // A stream error (a reset, a protocol error) ends in 'close', handled below; unheard, it would be thrown.
+    this.#stream.on('error', () => {});
     this.#stream.once('close', () => {
       if (this.#answered) {
         // The access line and metrics once the answer's last frame has been written (Endings).
@@ -126,9 +127,9 @@ class UnaryCallOnStream {
       const problem = reader.push(chunk);
       if (problem) this.#refuse(envelopeError(problem));
     };
-    this.#req.on('data', onData).once('end', () => {
+    this.#stream.on('data', onData).once('end', () => {
       clearTimeout(this.#readTimer);
-      this.#req.off('data', onData);
+      this.#stream.off('data', onData);
       if (this.#answered) return;
       const read = reader.end();
       if ('kind' in read) return this.#refuse(envelopeError(read));
@@ -149,7 +150,7 @@ class UnaryCallOnStream {
     let body: Buffer;
     try {
       const document = await this.#entry.answer(message, {
-        authorization: this.#req.headers.authorization,
+        authorization: this.#headers.authorization,
         timeoutMs: this.#timeoutMs,
         signal: this.#caller,
         requestId,
@@ -169,7 +170,7 @@ class UnaryCallOnStream {
   /** A call refused before its answer ran: the rest of the body is not read. */
   #refuse(error: ApiError): void {
     this.#fail(error);
-    this.#req.removeAllListeners('data').resume();
+    this.#stream.removeAllListeners('data').resume();
   }
 
   /** A trailers-only answer: the status in the headers, no message. */
@@ -189,8 +190,7 @@ class UnaryCallOnStream {
     if (stream.destroyed || stream.closed || stream.headersSent) return gone();
     try {
       if (message) {
-        // The compat response (Node made one for this stream) sends the trailers it holds when the stream asks for them.
-        this.#res.addTrailers(OK_TRAILERS);
+        stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
         stream.respond(headers, { waitForTrailers: true });
         stream.end(message);
       } else {
