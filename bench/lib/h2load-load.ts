@@ -14,19 +14,15 @@
  * is a real gRPC client, targets.ts), so a call that failed shows as a
  * message missing from the DATA bytes h2load counts, and is counted a failure.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { installed } from './installed.ts';
 import type { LoadRun } from './stats.ts';
 
 export function h2loadAvailable(): boolean {
-  try {
-    execFileSync('h2load', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return installed('h2load', '--version');
 }
 
 export interface H2loadCall {

@@ -9,17 +9,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { installed } from './installed.ts';
 
 export type Role = 'server' | 'support';
 
-function hasTaskset(): boolean {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface Pinning {
   /** False when nothing is pinned (no taskset, or one core). */
@@ -32,7 +25,7 @@ export interface Pinning {
 
 export function pinning(enabled: boolean): Pinning {
   const n = availableParallelism();
-  const active = enabled && n >= 2 && hasTaskset();
+  const active = enabled && n >= 2 && installed('taskset', '-V');
   const cores: Record<Role, string> = { server: String(n - 1), support: n === 2 ? '0' : `0-${n - 2}` };
   return {
     active,

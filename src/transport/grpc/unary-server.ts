@@ -113,8 +113,9 @@ class UnaryCallOnStream {
         return;
       }
       // The caller resetting the stream, or its connection going, before the answer: the RPC's signal.
-      this.#caller.abort(cancelled());
-      if (!this.#running) this.#fail(cancelled());
+      const gone = cancelled();
+      this.#caller.abort(gone);
+      if (!this.#running) this.#fail(gone);
     });
     const overloaded = this.#options.shed?.();
     if (overloaded) return this.#refuse(overloaded);
