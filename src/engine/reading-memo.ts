@@ -6,6 +6,7 @@
  *
  * Kept values are shared by every request that gets the reading: their users read them, never change them.
  */
+import type { ScannedRows } from '../v1/list-body.ts';
 
 /** Values kept per reading: for a query or two, the rows lacking kept times, the matching rows and a page. */
 const PER_READING = 8;
@@ -36,3 +37,25 @@ export function isKept(reading: object, key: string): boolean {
 
 /** How many values a reading may keep (its least recently used goes first past this). */
 export const VALUES_PER_READING = PER_READING;
+
+/**
+ * What was worked out row by row for a reading made from an earlier one (v1/list-body.ts,
+ * rereadListAnswer), from what was kept for the earlier one under the same key: the entries of the rows
+ * it took over as they were (`moved` gives an entry for the row's new index), `make` for the rows read
+ * anew. Entries carry their row's index (`at`) and are in row order, one or none a row. Undefined when the
+ * reading was not made so, or nothing was kept for the earlier one under this key.
+ */
+export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: string, make: (at: number, into: E[]) => void, moved: (entry: E, at: number) => E): E[] | undefined {
+  const earlier = rows.earlier;
+  const before = earlier && (KEPT.get(earlier.rows)?.get(key) as E[] | undefined);
+  if (!earlier || !before) return undefined;
+  const entries: E[] = [];
+  let k = 0;
+  for (; k < before.length && before[k]!.at < earlier.same; k++) entries.push(before[k]!);
+  for (let at = earlier.same; at < earlier.tail; at++) make(at, entries);
+  // The earlier index of the first row taken over at the end.
+  const from = earlier.tail - earlier.shift;
+  while (k < before.length && before[k]!.at < from) k++;
+  for (; k < before.length; k++) entries.push(earlier.shift === 0 ? before[k]! : moved(before[k]!, before[k]!.at + earlier.shift));
+  return entries;
+}

@@ -17,7 +17,7 @@ import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
-import { isKept, keptWith } from './reading-memo.ts';
+import { carriedOver, isKept, keptWith } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -108,12 +108,17 @@ export class V1Backend implements BackendPort {
 
     // The page is selected without sorting every row (windowUnordered).
     const read = v2Reader(mapping, paths, times, uidKey);
-    const keyed = derive(`keyed\0${fingerprint}`, () => {
-      const matching: ListedRow[] = [];
-      for (let at = 0; at < all.length; at++) {
+    const keyedKey = `keyed\0${fingerprint}`;
+    const keyed = derive(keyedKey, () => {
+      const match = (at: number, into: ListedRow[]): void => {
         const v1 = all[at]!;
-        if (filters.matchesWith(v1, read)) matching.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
-      }
+        if (filters.matchesWith(v1, read)) into.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
+      };
+      // Made from an earlier reading (a list that changed in some rows): only the rows read anew are matched.
+      const carried = memo && carriedOver<ListedRow>(memo, keyedKey, match, (entry, at) => ({ ...entry, at }));
+      if (carried) return carried;
+      const matching: ListedRow[] = [];
+      for (let at = 0; at < all.length; at++) match(at, matching);
       return matching;
     });
     const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
@@ -320,10 +325,11 @@ export class V1Backend implements BackendPort {
    */
   async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: ListMembers | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json; reading?: ScannedRows }> {
     if (members) {
+      const path = v1CollectionPath(mapping);
       const answer = await this.#v1.call<{ items?: unknown }>(
-        { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
+        { method: 'GET', path, query: query as Record<string, string>, authorization: ctx.authorization },
         ctx,
-        (answer) => this.#scans.read(answer, members.values, members.presence, callerOf(ctx)),
+        (answer) => this.#scans.read(answer, members.values, members.presence, callerOf(ctx), `${path}\u0000${JSON.stringify(query)}`),
       );
       const scanned = answer.items;
       if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i), reading: scanned };

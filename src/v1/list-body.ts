@@ -17,23 +17,58 @@ import {
 
 type Json = Record<string, unknown>;
 
+/**
+ * How a reading made from an earlier one (rereadListAnswer) stands to it: its rows before `same` are the
+ * earlier rows at the same index, and its rows from `tail` on are the earlier rows at index − `shift`;
+ * the rows between were read from the new bytes.
+ */
+export interface Carried {
+  readonly rows: ScannedRows;
+  readonly same: number;
+  readonly tail: number;
+  readonly shift: number;
+}
+
 /** A list's rows as scanned: each with only the wanted members, and each whole on demand. */
 export class ScannedRows {
   /** Row `i` with only the wanted members it has (absent ones stay absent). */
   readonly partial: Json[];
   readonly #bytes: Buffer;
   /** Where each row starts and ends in the body: [start, end) at 2i, 2i + 1. */
-  readonly #spans: number[];
+  readonly spans: readonly number[];
+  /** Where the array of rows sits in the body: its `[`, and just past its `]`. */
+  readonly open: number;
+  readonly close: number;
 
-  constructor(bytes: Buffer, partial: Json[], spans: number[]) {
+  #earlier: Carried | undefined;
+
+  constructor(bytes: Buffer, partial: Json[], spans: number[], open: number, close: number, earlier?: Carried) {
     this.#bytes = bytes;
     this.partial = partial;
-    this.#spans = spans;
+    this.spans = spans;
+    this.open = open;
+    this.close = close;
+    this.#earlier = earlier;
+  }
+
+  /** The reading these rows were made from, when they were (so what was worked out from its rows may be too). */
+  get earlier(): Carried | undefined {
+    return this.#earlier;
+  }
+
+  /** Lets go of the reading these rows were made from: a reading made from these holds them, and no more. */
+  forgetEarlier(): void {
+    this.#earlier = undefined;
+  }
+
+  /** The size of the body the rows were read from, in bytes. */
+  get length(): number {
+    return this.#bytes.length;
   }
 
   /** Row `i` parsed whole. */
   whole(i: number): Json {
-    return JSON.parse(this.#bytes.toString('utf8', this.#spans[2 * i], this.#spans[2 * i + 1])) as Json;
+    return JSON.parse(this.#bytes.toString('utf8', this.spans[2 * i], this.spans[2 * i + 1])) as Json;
   }
 }
 
@@ -45,17 +80,125 @@ export class ScannedRows {
  * `true` for any other value (no string is decoded for it).
  */
 export function readListAnswer(bytes: Uint8Array, members: readonly string[], presence: readonly string[] = []): unknown {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const wanted = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
-  if (!wanted.some((w) => w.name === '__proto__')) {
+  const wanted = wantedOf(members, presence);
+  if (wanted) {
     try {
-      const answer = scanAnswer(buffer, wanted.map((w) => ({ ...w, bytes: Buffer.from(w.name, 'utf8') })));
+      const answer = scanAnswer(asBuffer(bytes), wanted);
       if (answer !== undefined) return answer;
     } catch {
       // Too deep for the scan's recursion, or otherwise beyond it: the whole parse below decides.
     }
   }
   return parseJsonBytes(bytes);
+}
+
+/**
+ * readListAnswer's reading of `bytes`, made from its reading `earlier` of an earlier answer `before`
+ * (for the same members): where the two answers differ only inside their arrays of rows, the rows
+ * wholly before the first byte that differs and wholly within the bytes both end with are taken from
+ * the earlier reading (the same bytes, read in the same place, read the same), and only the rows
+ * between are scanned. Undefined when it cannot be made so (the answers differ outside the rows, the
+ * earlier one was not scanned, or the changed rows do not scan): readListAnswer then reads it whole.
+ *
+ * A list polled while it changes changes in a row or two; this reads those rows, not a thousand.
+ */
+export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Uint8Array, members: readonly string[], presence: readonly string[] = []): unknown {
+  const rows = (earlier as { items?: unknown } | null)?.items;
+  const wanted = wantedOf(members, presence);
+  if (!(rows instanceof ScannedRows) || !wanted) return undefined;
+  const old = asBuffer(before);
+  const text = asBuffer(bytes);
+  const prefix = commonPrefix(old, text);
+  const suffix = commonSuffix(old, text, Math.min(old.length, text.length) - prefix);
+  // The first difference must come after the array opens, and the array's `]` be among the bytes both end with.
+  if (prefix <= rows.open || old.length - suffix > rows.close - 1) return undefined;
+  const shift = text.length - old.length;
+  const spans = rows.spans;
+  const count = rows.partial.length;
+  // The rows wholly before the first difference are the earlier rows, where they were.
+  let kept = 0;
+  while (kept < count && spans[2 * kept + 1]! <= prefix) kept++;
+  const partial = rows.partial.slice(0, kept);
+  const newSpans = spans.slice(0, 2 * kept);
+  const b = new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
+  try {
+    let i = kept === 0 ? skipSpace(b, rows.open + 1) : separator(b, spans[2 * kept - 1]!, CLOSE_BRACKET);
+    if (kept === 0 && b[i] === CLOSE_BRACKET) i = ~i;
+    // The earlier row a new row lines up with (after the shift), once within the common end.
+    let next = kept;
+    while (i >= 0) {
+      while (next < count && spans[2 * next]! + shift < i) next++;
+      if (next < count && spans[2 * next]! + shift === i && spans[2 * next]! >= old.length - suffix) {
+        // From here on the bytes are the earlier answer's: its remaining rows, moved by the shift.
+        const tail = partial.length;
+        for (let k = next; k < count; k++) {
+          partial.push(rows.partial[k]!);
+          newSpans.push(spans[2 * k]! + shift, spans[2 * k + 1]! + shift);
+        }
+        const carried = { rows, same: kept, tail, shift: tail - next };
+        return withRows(earlier as Json, new ScannedRows(text, partial, newSpans, rows.open, rows.close + shift, carried));
+      }
+      if (b[i] !== OPEN_BRACE) return undefined;
+      i = separator(b, scanRow(b, text, i, wanted, partial, newSpans), CLOSE_BRACKET);
+    }
+    // The array ended among the rows read afresh: what follows it must be the earlier answer's end.
+    if (~i + 1 !== rows.close + shift) return undefined;
+    // No earlier row taken over at the end: the tail is empty, and stands where the earlier rows end.
+    const carried = { rows, same: kept, tail: partial.length, shift: partial.length - count };
+    return withRows(earlier as Json, new ScannedRows(text, partial, newSpans, rows.open, rows.close + shift, carried));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer's members as they were, its rows replaced (a new object: readings are never changed). */
+function withRows(answer: Json, rows: ScannedRows): Json {
+  const copy: Json = {};
+  for (const key of Object.keys(answer)) {
+    const value = key === 'items' ? rows : answer[key];
+    if (key === '__proto__') Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+    else copy[key] = value;
+  }
+  return copy;
+}
+
+/** Bytes compared per call when looking for the first or last difference: memcmp does the work. */
+const COMPARED = 4096;
+
+/** How many bytes `a` and `b` start with alike. */
+function commonPrefix(a: Buffer, b: Buffer): number {
+  const n = Math.min(a.length, b.length);
+  let at = 0;
+  while (at < n) {
+    const end = Math.min(at + COMPARED, n);
+    if (a.compare(b, at, end, at, end) !== 0) break;
+    at = end;
+  }
+  while (at < n && a[at] === b[at]) at++;
+  return at;
+}
+
+/** How many bytes `a` and `b` end with alike, at most `limit`. */
+function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
+  let same = 0;
+  while (same < limit) {
+    const next = Math.min(same + COMPARED, limit);
+    if (a.compare(b, b.length - next, b.length - same, a.length - next, a.length - same) !== 0) break;
+    same = next;
+  }
+  while (same < limit && a[a.length - 1 - same] === b[b.length - 1 - same]) same++;
+  return same;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse reads right. */
+function wantedOf(members: readonly string[], presence: readonly string[]): Wanted[] | undefined {
+  const wanted = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
+  if (wanted.some((w) => w.name === '__proto__')) return undefined;
+  return wanted.map((w) => ({ ...w, bytes: Buffer.from(w.name, 'utf8') }));
 }
 
 const MINUS = 0x2d;
@@ -96,7 +239,7 @@ function scanAnswer(text: Buffer, wanted: readonly Wanted[]): Json | undefined {
         const spans: number[] = [];
         const end = scanRows(b, text, i, wanted, partial, spans);
         if (end < 0) return undefined;
-        value = new ScannedRows(text, partial, spans);
+        value = new ScannedRows(text, partial, spans, i, end);
         i = end;
       } else {
         const end = skipValue(b, i);
@@ -123,33 +266,38 @@ function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: readonly Wante
   if (b[i] === CLOSE_BRACKET) return i + 1;
   for (;;) {
     if (b[i] !== OPEN_BRACE) return -1;
-    const start = i;
-    const row: Json = {};
-    i = skipSpace(b, i + 1);
-    if (b[i] !== CLOSE_BRACE) {
-      for (;;) {
-        const keyStart = i;
-        const keyEnd = skipString(b, i);
-        const member = wantedMember(b, text, keyStart, keyEnd, wanted);
-        i = skipSpace(b, keyEnd);
-        if (b[i] !== COLON) throw unexpected;
-        i = skipSpace(b, i + 1);
-        const valueStart = i;
-        i = skipValue(b, i);
-        if (member !== undefined) row[member.name] = member.presence ? presence(b, valueStart, i) : readValue(b, text, valueStart, i);
-        i = separator(b, i, CLOSE_BRACE);
-        if (i < 0) {
-          i = ~i;
-          break;
-        }
-      }
-    }
-    i++;
-    partial.push(row);
-    spans.push(start, i);
-    i = separator(b, i, CLOSE_BRACKET);
+    i = separator(b, scanRow(b, text, i, wanted, partial, spans), CLOSE_BRACKET);
     if (i < 0) return ~i + 1;
   }
+}
+
+/** The object at `i`, a row: its wanted members pushed to `partial` and its span to `spans`; the index just past it. */
+function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: readonly Wanted[], partial: Json[], spans: number[]): number {
+  const start = i;
+  const row: Json = {};
+  i = skipSpace(b, i + 1);
+  if (b[i] !== CLOSE_BRACE) {
+    for (;;) {
+      const keyStart = i;
+      const keyEnd = skipString(b, i);
+      const member = wantedMember(b, text, keyStart, keyEnd, wanted);
+      i = skipSpace(b, keyEnd);
+      if (b[i] !== COLON) throw unexpected;
+      i = skipSpace(b, i + 1);
+      const valueStart = i;
+      i = skipValue(b, i);
+      if (member !== undefined) row[member.name] = member.presence ? presence(b, valueStart, i) : readValue(b, text, valueStart, i);
+      i = separator(b, i, CLOSE_BRACE);
+      if (i < 0) {
+        i = ~i;
+        break;
+      }
+    }
+  }
+  i++;
+  partial.push(row);
+  spans.push(start, i);
+  return i;
 }
 
 /** The member a key names, when it is one of `wanted` (the string just skipped, so `escaped` is its own). */

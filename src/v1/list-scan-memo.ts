@@ -1,11 +1,14 @@
 /**
  * v1 lists read once per distinct answer. Every List still asks v1 (nothing
  * here is stale: each page is served from v1's answer to that very request),
- * but when the answer's bytes are exactly those of an answer read before, the
- * rows read then (list-body.ts) are reused instead of scanned again. Scanning a
- * 1,000-row list is about a third of a page's CPU; comparing its 300 KB with the
- * kept copy is a memcmp. Callers that poll a list that has not changed, the
- * common case, pay the comparison only.
+ * but the latest answer to each request is kept with its reading (list-body.ts),
+ * and v1's next answer to it is compared with those bytes. The same bytes: the
+ * reading is reused, not scanned again. Scanning a 1,000-row list is about a
+ * third of a page's CPU; comparing its 300 KB with the kept copy is a memcmp.
+ * Bytes that differ only in some rows (a list polled while it changes): only
+ * those rows are scanned, the rest of the reading is taken over
+ * (rereadListAnswer). Callers that poll a list pay the comparison, and the rows
+ * that changed.
  *
  * The reading is a pure function of the bytes and of the members read, so a
  * caller is only ever given the reading of bytes v1 sent it. Readings are still
@@ -18,7 +21,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { AnswerBody } from './answer-body.ts';
-import { readListAnswer, ScannedRows } from './list-body.ts';
+import { readListAnswer, rereadListAnswer, ScannedRows } from './list-body.ts';
 
 export interface ListScanMemoOptions {
   /** 0 disables it: every answer is scanned. */
@@ -37,6 +40,8 @@ interface Reading {
   bytes: Buffer;
   reading: unknown;
   rows: number;
+  /** The bodies of the earlier readings it holds (ScannedRows.earlier), counted against the budget too. */
+  chained: number;
 }
 
 export class ListScanMemo {
@@ -46,27 +51,43 @@ export class ListScanMemo {
   constructor(options: ListScanMemoOptions) {
     this.#onLookup = options.onLookup;
     if (options.maxBytes <= 0) return;
-    this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.rows * ROW_BYTES) });
+    this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.chained + r.rows * ROW_BYTES) });
   }
 
   /**
-   * readListAnswer's reading of the answer, the one made before when the same bytes were read for the
-   * same members and the same `scope` (whose answer it is: engine/caller-key.ts).
+   * readListAnswer's reading of the answer: the one made before when the same bytes were read for the
+   * same members, the same `request` (v1's path and query) and the same `scope` (whose answer it is:
+   * engine/caller-key.ts); else made from that earlier reading where it can be, and kept in its place.
    */
-  read(answer: AnswerBody, members: readonly string[], presence: readonly string[], scope: string): unknown {
+  read(answer: AnswerBody, members: readonly string[], presence: readonly string[], scope: string, request: string): unknown {
     if (!this.#readings) return readListAnswer(answer.bytes(), members, presence);
-    // Length first: answers of different lengths never need comparing.
-    const key = `${scope}\u0000${answer.length}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
+    const key = `${scope}\u0000${request}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
     const kept = this.#readings.get(key);
-    // Compared as it arrived, piece by piece: an answer read before is never joined into one buffer.
+    // Compared as it arrived, piece by piece (lengths first): an answer read before is never joined into one buffer.
     const hit = kept !== undefined && answer.equals(kept.bytes);
     this.#onLookup?.(hit);
     if (hit) return kept.reading;
     const bytes = answer.bytes();
-    const reading = readListAnswer(bytes, members, presence);
-    const items = (reading as { items?: unknown } | null)?.items;
+    const reading = (kept && rereadListAnswer(kept.bytes, kept.reading, bytes, members, presence)) ?? readListAnswer(bytes, members, presence);
+    // A reading made from the kept one holds it, and it holds its own earlier one (its request may still
+    // want it); that one lets go of the one before, so at most three readings chain.
+    if (kept) rowsOf(kept.reading)?.earlier?.rows.forgetEarlier();
+    const rows = rowsOf(reading);
     // Only scanned lists are kept: anything else was parsed whole, and is small or not a list.
-    if (items instanceof ScannedRows) this.#readings.set(key, { bytes, reading, rows: items.partial.length });
+    if (rows) this.#readings.set(key, { bytes, reading, rows: rows.partial.length, chained: chainedBytes(rows) });
     return reading;
   }
+}
+
+/** The bytes of the readings a reading's rows hold, one through the other. */
+function chainedBytes(rows: ScannedRows): number {
+  let bytes = 0;
+  for (let earlier = rows.earlier; earlier; earlier = earlier.rows.earlier) bytes += earlier.rows.length;
+  return bytes;
+}
+
+/** The rows of a reading, when it was scanned. */
+function rowsOf(reading: unknown): ScannedRows | undefined {
+  const items = (reading as { items?: unknown } | null)?.items;
+  return items instanceof ScannedRows ? items : undefined;
 }

@@ -93,6 +93,41 @@ describe('a List whose v1 answer was read before', () => {
     }
   });
 
+  it('answers as a gateway that reads each answer afresh does while v1\'s list changes between Lists', async () => {
+    const kept = await startGateway(emulator.url, ['--walk-cache-ms', '0']);
+    const fresh = await startGateway(emulator.url, ['--walk-cache-ms', '0', '--list-scan-cache-bytes', '0']);
+    const changing = emulator.state.createGroup(null, { name: 'changing-org' }).id;
+    const members: string[] = [];
+    for (let i = 0; i < 40; i++) members.push(emulator.state.createGroup(changing, { name: `c-${String((i * 11) % 40).padStart(3, '0')}` }).id);
+    try {
+      const memo = new Client(kept.url);
+      const plain = new Client(fresh.url);
+      const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc', page_size: '6' }, {}];
+      const page = async (c: Client, query: Record<string, string>) => {
+        const reply = await c.get('/iam/v2beta1/groups', { 'uidp.children_of': changing, page_size: '8', ...query });
+        expect(reply.status).toBe(200);
+        return { groups: reply.body.groups, totalCount: reply.body.totalCount };
+      };
+      // Each round a row renamed (to the front or the back of the name order), added or removed, early or late in v1's list.
+      const changes = [
+        () => emulator.state.updateGroup(members[3]!, { name: 'a-first' }),
+        () => emulator.state.updateGroup(members[35]!, { name: 'z-last, and longer than before' }),
+        () => members.push(emulator.state.createGroup(changing, { name: 'c-new' }).id),
+        () => emulator.state.deleteGroup(members.splice(20, 1)[0]!),
+        () => emulator.state.updateGroup(members[0]!, { name: 'c' }),
+        () => emulator.state.deleteGroup(members.pop()!),
+      ];
+      for (const query of queries) await page(memo, query);
+      for (const change of changes) {
+        change();
+        for (const query of queries) expect(await page(memo, query), JSON.stringify(query)).toEqual(await page(plain, query));
+      }
+    } finally {
+      await kept.gateway.close();
+      await fresh.gateway.close();
+    }
+  });
+
   it('shows a change v1 made behind the gateway on the next List, the answer the same length', async () => {
     await firstPage();
     const misses = await scanLookups('miss');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readListAnswer, ScannedRows } from '../../src/v1/list-body.ts';
+import { readListAnswer, rereadListAnswer, ScannedRows } from '../../src/v1/list-body.ts';
 import { prng } from '../support/prng.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -116,5 +116,58 @@ describe('readListAnswer', () => {
         expect(verdict(() => readListAnswer(bytes(broken), MEMBERS)), `seed ${seed} corruption ${k}: ${broken}`).toEqual(want);
       }
     }
+  });
+
+  it('rereads a changed answer as reading it whole does, taking over the rows that did not change (seeded)', () => {
+    const VALUES = [null, true, 0, 'x', '', 'say "hi"', '日本語', { a: [1] }, 'a longer value, so rows differ in length'];
+    const KEYS = ['id', 'createdAt', 'name', 'description'];
+    let reused = 0;
+    let unchanged = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const next = prng(seed);
+      const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+      const row = () => Object.fromEntries(Array.from({ length: 1 + Math.floor(next() * 4) }, () => [pick(KEYS), pick(VALUES)]));
+      const items = Array.from({ length: Math.floor(next() * 12) }, row);
+      const top = { nextPageToken: 'abc' };
+      const space = next() < 0.3 ? 2 : undefined;
+      const before = JSON.stringify({ items, ...top }, null, space);
+      const changed = [...items];
+      const at = Math.floor(next() * (items.length + 1));
+      const edit = Math.floor(next() * 6);
+      let text: string;
+      if (edit === 0 && at < items.length) changed[at] = row(); // a row changed
+      else if (edit === 1) changed.splice(at, 0, row()); // a row added
+      else if (edit === 2 && at < items.length) changed.splice(at, 1); // a row gone
+      text = JSON.stringify({ items: changed, ...top, ...(edit === 3 ? { nextPageToken: 'abd' } : {}) }, null, space);
+      if (edit === 4 || edit === 5) {
+        // Bytes corrupted or inserted anywhere: the reread must refuse what a whole read refuses.
+        const where = Math.floor(next() * text.length);
+        text = edit === 4 ? text.slice(0, where) + text.slice(where + 1) : text.slice(0, where) + '",]}:\\ 0{[-e.\t'[Math.floor(next() * 14)] + text.slice(where);
+      }
+      const earlier = readListAnswer(bytes(before), MEMBERS);
+      const reread = rereadListAnswer(bytes(before), earlier, bytes(text), MEMBERS);
+      const whole = verdict(() => readListAnswer(bytes(text), MEMBERS));
+      if (reread === undefined) continue;
+      // Whatever it answers is what the whole read answers; a body the whole read refuses it never answers.
+      expect({ value: plain(reread) }, `seed ${seed} edit ${edit}: ${before} -> ${text}`).toEqual(whole);
+      reused++;
+      const [was, now] = [(earlier as { items: ScannedRows }).items.partial, (reread as { items: ScannedRows }).items.partial];
+      if (now.length > 1 && was.includes(now[0]!) && was.includes(now[now.length - 1]!)) unchanged++;
+    }
+    // The reread is taken for most changes, and keeps the earlier rows where the change left them.
+    expect(reused).toBeGreaterThan(150);
+    expect(unchanged).toBeGreaterThan(50);
+  });
+
+  it('does not reread an answer that changed outside its rows, or an earlier answer it did not scan', () => {
+    const before = '{"items": [{"id": "a"}, {"id": "b"}], "nextPageToken": "n"}';
+    const earlier = readListAnswer(bytes(before), MEMBERS);
+    expect(rereadListAnswer(bytes(before), earlier, bytes('{"items": [{"id": "a"}, {"id": "b"}], "nextPageToken": "m"}'), MEMBERS)).toBeUndefined();
+    expect(rereadListAnswer(bytes(before), earlier, bytes('{"total": 2, "items": [{"id": "a"}, {"id": "b"}], "nextPageToken": "n"}'), MEMBERS)).toBeUndefined();
+    expect(rereadListAnswer(bytes('[]'), [], bytes('[1]'), MEMBERS)).toBeUndefined();
+    const changed = rereadListAnswer(bytes(before), earlier, bytes('{"items": [{"id": "a"}, {"id": "c"}], "nextPageToken": "n"}'), MEMBERS) as { items: ScannedRows; nextPageToken: string };
+    expect(changed.items.partial).toEqual([{ id: 'a' }, { id: 'c' }]);
+    expect(changed.items.partial[0]).toBe((earlier as { items: ScannedRows }).items.partial[0]);
+    expect(changed.nextPageToken).toBe('n');
   });
 });

@@ -6,6 +6,8 @@ import { ListScanMemo } from '../../src/v1/list-scan-memo.ts';
 /** An answer as it arrives: its bytes in pieces of `piece` (so comparisons cross their edges). */
 const answerOf = (bytes: Buffer, piece = 7) => new AnswerBody(Array.from({ length: Math.ceil(bytes.length / piece) }, (_, i) => bytes.subarray(i * piece, (i + 1) * piece)));
 const body = (rows: Array<Record<string, unknown>>) => answerOf(Buffer.from(JSON.stringify({ items: rows })));
+/** The v1 request the answers are to. */
+const LIST = 'GET /iam/v1/groups?uidp.childrenOf=org';
 const ROWS = [
   { id: 'a', name: 'one', description: 'x' },
   { id: 'b', name: 'two', description: 'y' },
@@ -21,9 +23,9 @@ describe('ListScanMemo', () => {
   it('reuses the reading of an answer whose bytes it has read before, and says so', () => {
     const lookups: boolean[] = [];
     const memo = new ListScanMemo({ maxBytes: 1 << 20, onLookup: (hit) => lookups.push(hit) });
-    const first = memo.read(body(ROWS), ['id'], [], 'caller-a');
+    const first = memo.read(body(ROWS), ['id'], [], 'caller-a', LIST);
     // Equal bytes in another buffer, as the next v1 answer brings them.
-    const second = memo.read(body(ROWS), ['id'], [], 'caller-a');
+    const second = memo.read(body(ROWS), ['id'], [], 'caller-a', LIST);
     expect(second).toBe(first);
     expect(lookups).toEqual([false, true]);
     expect(scanned(second).partial).toEqual([{ id: 'a' }, { id: 'b' }]);
@@ -31,43 +33,79 @@ describe('ListScanMemo', () => {
 
   it('reads afresh when one byte differs, even at the same length', () => {
     const memo = new ListScanMemo({ maxBytes: 1 << 20 });
-    const before = memo.read(body(ROWS), ['id', 'name'], [], 'caller-a');
-    const changed = memo.read(body([ROWS[0]!, { ...ROWS[1]!, name: 'twO' }]), ['id', 'name'], [], 'caller-a');
+    const before = memo.read(body(ROWS), ['id', 'name'], [], 'caller-a', LIST);
+    const changed = memo.read(body([ROWS[0]!, { ...ROWS[1]!, name: 'twO' }]), ['id', 'name'], [], 'caller-a', LIST);
     expect(changed).not.toBe(before);
     expect(scanned(changed).partial[1]).toEqual({ id: 'b', name: 'twO' });
     expect(scanned(changed).whole(1)).toEqual({ id: 'b', name: 'twO', description: 'y' });
   });
 
+  it('takes over the rows that did not change when the answer to the same request changed, and reads the rest', () => {
+    const lookups: boolean[] = [];
+    const memo = new ListScanMemo({ maxBytes: 1 << 20, onLookup: (hit) => lookups.push(hit) });
+    const three = [...ROWS, { id: 'c', name: 'three', description: 'z' }];
+    const before = scanned(memo.read(body(three), ['id', 'name'], [], 'caller-a', LIST));
+    const after = scanned(memo.read(body([three[0]!, { ...three[1]!, name: 'TWO!' }, three[2]!]), ['id', 'name'], [], 'caller-a', LIST));
+    expect(lookups).toEqual([false, false]);
+    expect(after.partial).toEqual([{ id: 'a', name: 'one' }, { id: 'b', name: 'TWO!' }, { id: 'c', name: 'three' }]);
+    // The first and last rows are the earlier reading's own; the changed one was read, and each reads whole from the new bytes.
+    expect(after.partial[0]).toBe(before.partial[0]);
+    expect(after.partial[2]).toBe(before.partial[2]);
+    expect(after.partial[1]).not.toBe(before.partial[1]);
+    expect(after.whole(2)).toEqual({ id: 'c', name: 'three', description: 'z' });
+    // The new answer is the one kept now: asked again, it is reused.
+    expect(scanned(memo.read(body([three[0]!, { ...three[1]!, name: 'TWO!' }, three[2]!]), ['id', 'name'], [], 'caller-a', LIST))).toBe(after);
+  });
+
+  it('lets no chain of readings grow: a reading holds the one it was made from, and that one no more', () => {
+    const memo = new ListScanMemo({ maxBytes: 1 << 20 });
+    let rows = scanned(memo.read(body(ROWS), ['id'], [], 'caller-a', LIST));
+    for (let n = 0; n < 5; n++) {
+      const next = scanned(memo.read(body([...ROWS, { id: `added-${n}` }]), ['id'], [], 'caller-a', LIST));
+      expect(next.earlier?.rows).toBe(rows);
+      rows = next;
+    }
+    expect(rows.earlier?.rows.earlier?.rows).toBeDefined();
+    expect(rows.earlier?.rows.earlier?.rows.earlier).toBeUndefined();
+  });
+
+  it('keeps a reading per request: the same bytes answered to another request are read afresh', () => {
+    const memo = new ListScanMemo({ maxBytes: 1 << 20 });
+    const one = memo.read(body(ROWS), ['id'], [], 'caller-a', LIST);
+    expect(memo.read(body(ROWS), ['id'], [], 'caller-a', `${LIST}&name=x`)).not.toBe(one);
+    expect(memo.read(body(ROWS), ['id'], [], 'caller-a', LIST)).toBe(one);
+  });
+
   it('reads afresh for other members or another presence set: the reading depends on them', () => {
     const memo = new ListScanMemo({ maxBytes: 1 << 20 });
-    const byId = memo.read(body(ROWS), ['id'], [], 'caller-a');
-    const byName = memo.read(body(ROWS), ['name'], [], 'caller-a');
+    const byId = memo.read(body(ROWS), ['id'], [], 'caller-a', LIST);
+    const byName = memo.read(body(ROWS), ['name'], [], 'caller-a', LIST);
     expect(byName).not.toBe(byId);
     expect(scanned(byName).partial).toEqual([{ name: 'one' }, { name: 'two' }]);
-    const presence = memo.read(body(ROWS), ['name'], ['description'], 'caller-a');
+    const presence = memo.read(body(ROWS), ['name'], ['description'], 'caller-a', LIST);
     expect(scanned(presence).partial).toEqual([{ name: 'one', description: true }, { name: 'two', description: true }]);
   });
 
   it('keeps nothing when turned off, and nothing past its budget', () => {
     const off = new ListScanMemo({ maxBytes: 0 });
-    expect(off.read(body(ROWS), ['id'], [], 'caller-a')).not.toBe(off.read(body(ROWS), ['id'], [], 'caller-a'));
+    expect(off.read(body(ROWS), ['id'], [], 'caller-a', LIST)).not.toBe(off.read(body(ROWS), ['id'], [], 'caller-a', LIST));
     const small = new ListScanMemo({ maxBytes: 64 });
-    expect(small.read(body(ROWS), ['id'], [], 'caller-a')).not.toBe(small.read(body(ROWS), ['id'], [], 'caller-a'));
+    expect(small.read(body(ROWS), ['id'], [], 'caller-a', LIST)).not.toBe(small.read(body(ROWS), ['id'], [], 'caller-a', LIST));
   });
 
   it('answers what readListAnswer answers for a body that is not a list of rows, and keeps none of it', () => {
     const memo = new ListScanMemo({ maxBytes: 1 << 20 });
     const bytes = Buffer.from('{"items":[1,2],"nextPageToken":"t"}');
-    const answer = memo.read(answerOf(bytes), ['id'], [], 'caller-a');
+    const answer = memo.read(answerOf(bytes), ['id'], [], 'caller-a', LIST);
     expect(answer).toEqual({ items: [1, 2], nextPageToken: 't' });
-    expect(memo.read(answerOf(bytes), ['id'], [], 'caller-a')).not.toBe(answer);
-    expect(() => memo.read(answerOf(Buffer.from('{"items":[{"id":"a"}')), ['id'], [], 'caller-a')).toThrow();
+    expect(memo.read(answerOf(bytes), ['id'], [], 'caller-a', LIST)).not.toBe(answer);
+    expect(() => memo.read(answerOf(Buffer.from('{"items":[{"id":"a"}')), ['id'], [], 'caller-a', LIST)).toThrow();
   });
 
   it('keeps readings per caller: the same bytes asked for by another caller are read afresh', () => {
     const memo = new ListScanMemo({ maxBytes: 1 << 20 });
-    const mine = memo.read(body(ROWS), ['id'], [], 'caller-a');
-    expect(memo.read(body(ROWS), ['id'], [], 'caller-b')).not.toBe(mine);
-    expect(memo.read(body(ROWS), ['id'], [], 'caller-a')).toBe(mine);
+    const mine = memo.read(body(ROWS), ['id'], [], 'caller-a', LIST);
+    expect(memo.read(body(ROWS), ['id'], [], 'caller-b', LIST)).not.toBe(mine);
+    expect(memo.read(body(ROWS), ['id'], [], 'caller-a', LIST)).toBe(mine);
   });
 });
