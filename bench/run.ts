@@ -13,6 +13,7 @@
  *   get        Get one group at c=connections and at c=1
  *   list       a page of 50 of `groups`, v1 sending times; the floor forwards v1's whole list
  *   list-omit  the same with v1 omitting group times (the gateway supplies them from its store)
+ *   list-churn the same (REST) with v1 changing a group after each answer, so no answer is the one before it
  *   walk       a walk of `walk-groups` in pages of 50, walk cache on and off
  *   native     the gateway in native mode (SQLite) under the Get and List loads
  */
@@ -37,7 +38,7 @@ import { GRPC_LOAD_KINDS, grpcTarget, probeGrpc, probeRest, probeUrl, restTarget
 import { walk, type Walked } from './lib/walk.ts';
 import { wrkAvailable, wrkLoad } from './lib/wrk-load.ts';
 
-const PARTS = ['get', 'list', 'list-omit', 'walk', 'native'] as const;
+const PARTS = ['get', 'list', 'list-omit', 'list-churn', 'walk', 'native'] as const;
 
 // ---- options -------------------------------------------------------------
 
@@ -204,8 +205,8 @@ async function stopAll(servers: Array<{ child: { stop(): Promise<void> } }>): Pr
 const FRESH = 'gateway REST, each answer read afresh';
 
 /** Get or List against the floor, direct v1 and the gateway (REST, and gRPC in a gateway process of its own). */
-async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boolean, withC1: boolean): Promise<Measured> {
-  const emulator = await startEmulator(settings.groups, { omitTimes, launch: support });
+async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boolean, withC1: boolean, changing = false): Promise<Measured> {
+  const emulator = await startEmulator(settings.groups, { omitTimes, changing, launch: support });
   const started: Server[] = [];
   try {
     const floor = await startFloor('floor', emulator.url, server);
@@ -245,7 +246,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       return list;
     };
     const processes: Record<string, Server> = { floor, gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
-    const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}`;
+    const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}${changing ? ' (v1 changing)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
         { name: `c=${settings.connections}`, connections: settings.connections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.connections) },
@@ -326,6 +327,7 @@ interface Results {
   get?: Measured;
   list?: Measured;
   listOmit?: Measured;
+  listChurn?: Measured;
   walk?: WalkResult;
   native?: Record<ScenarioKey, Measured>;
 }
@@ -356,7 +358,7 @@ function goals(r: Results): Goal[] {
       out.push(atMost(`Get c=1, ${label}: p50 added over the ${floorLabel}`, (m.p50Ms - floor1.p50Ms) * 1000, 100, units.us, `${floorLabel} p50 ${units.us(floor1.p50Ms * 1000)}`));
     }
   }
-  for (const [m, what] of [[r.list, 'v1 sends times'], [r.listOmit, 'v1 omits times']] as const) {
+  for (const [m, what] of [[r.list, 'v1 sends times'], [r.listOmit, 'v1 omits times'], [r.listChurn, 'v1 changes a row between answers']] as const) {
     if (!m) continue;
     for (const [label, proc, floorLabel, floorProc] of PROTOCOL_PAIRS) {
       if (!m.load[`${c} ${label}`] || !m.load[`${c} ${floorLabel}`]) continue;
@@ -410,6 +412,7 @@ function failuresOf(r: Results): Record<string, number> {
   add('get', r.get);
   add('list', r.list);
   add('list-omit', r.listOmit);
+  add('list-churn', r.listChurn);
   add('native get', r.native?.get);
   add('native list', r.native?.list);
   return all;
@@ -437,6 +440,7 @@ async function main(): Promise<number> {
   if (parts.has('get')) results.get = await translatePart('get', false, true, true);
   if (parts.has('list')) results.list = await translatePart('list', false, true, false);
   if (parts.has('list-omit')) results.listOmit = await translatePart('list', true, false, false);
+  if (parts.has('list-churn')) results.listChurn = await translatePart('list', false, false, false, true);
   if (parts.has('walk')) results.walk = await walkPart();
   if (parts.has('native')) results.native = await nativePart();
 

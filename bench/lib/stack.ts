@@ -22,11 +22,13 @@ export interface Emulator {
 export interface EmulatorOptions {
   /** Groups without createdAt/updatedAt, as the public v1 sends them. */
   omitTimes?: boolean;
+  /** A group changed after every answer, so consecutive answers differ (by default the list never changes). */
+  changing?: boolean;
   launch?: Launch;
 }
 
 export async function startEmulator(groups: number, options: EmulatorOptions = {}): Promise<Emulator> {
-  const args = ['--groups', String(groups), ...(options.omitTimes ? ['--omit-group-timestamps'] : [])];
+  const args = ['--groups', String(groups), ...(options.omitTimes ? ['--omit-group-timestamps'] : []), ...(options.changing ? ['--change-after-answers'] : [])];
   const child = await startChild<{ url: string; orgId: string; groupId: string }>('emulator', join(BENCH, 'emulator-process.ts'), args, options.launch ? { launch: options.launch } : {});
   return { child, url: requireLoopback('emulator', child.ready.url), org: child.ready.orgId, group: child.ready.groupId };
 }
