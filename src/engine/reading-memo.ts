@@ -30,6 +30,11 @@ export function keptWith<T>(reading: object, key: string, make: () => T): T {
   return value;
 }
 
+/** What is kept for this reading under this key, if anything (without making it). */
+export function keptValue<T>(reading: object, key: string): T | undefined {
+  return KEPT.get(reading)?.get(key) as T | undefined;
+}
+
 /** Whether a value is kept for this reading and key (without making one). */
 export function isKept(reading: object, key: string): boolean {
   return KEPT.get(reading)?.has(key) ?? false;
@@ -47,7 +52,7 @@ export const VALUES_PER_READING = PER_READING;
  */
 export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: string, make: (at: number, into: E[]) => void, moved: (entry: E, at: number) => E): E[] | undefined {
   const earlier = rows.earlier;
-  const before = earlier && (KEPT.get(earlier.rows)?.get(key) as E[] | undefined);
+  const before = earlier && keptValue<E[]>(earlier.rows, key);
   if (!earlier || !before) return undefined;
   const entries: E[] = [];
   let k = 0;

@@ -17,7 +17,7 @@ import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
-import { carriedOver, isKept, keptWith } from './reading-memo.ts';
+import { carriedOver, isKept, keptValue, keptWith } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -94,7 +94,13 @@ export class V1Backend implements BackendPort {
     const { rows: all, whole, reading } = await this.#listScanned(mapping, filters.v1Query, ctx, listMembers(mapping, paths, uidKey));
     if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
     // A reading v1 gave before (byte for byte, list-scan-memo.ts) keeps what was worked out from its rows alone.
-    const lacking = reading ? keptWith(reading, `lacking\0${mapping.name}`, () => this.#times.lacking(mapping, all, uidKey)) : this.#times.lacking(mapping, all, uidKey);
+    const lackingKey = `lacking\0${mapping.name}`;
+    const lacking = reading ? keptWith(reading, lackingKey, () => {
+      // Made from an earlier reading in which no row lacked a time (rereadListAnswer): only the rows read anew can.
+      const earlier = reading.earlier;
+      if (earlier && keptValue<readonly string[]>(earlier.rows, lackingKey)?.length === 0) return this.#times.lacking(mapping, all.slice(earlier.same, earlier.tail), uidKey);
+      return this.#times.lacking(mapping, all, uidKey);
+    }) : this.#times.lacking(mapping, all, uidKey);
     // Unless the query reads a kept time (its filters or order), which rows match, their keys and the page
     // they make follow from the rows and the query alone.
     const memo = lacking.length === 0 || !readsKeptTime(mapping, paths) ? reading : undefined;

@@ -3,6 +3,8 @@
  * is served from the reading of v1's identical answer (the metrics count the hit), and a change made in
  * v1 behind the gateway's back shows on the very next List, since v1 is asked every time.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { Client, startGateway } from '../support/stack.ts';
@@ -137,5 +139,45 @@ describe('a List whose v1 answer was read before', () => {
     expect(changed.groups.map((g) => g.name)).toContain('g-00x');
     expect(changed.groups.map((g) => g.name)).not.toContain('g-004');
     expect(await scanLookups('miss')).toBe(misses + 1);
+  });
+});
+
+describe('a List whose v1 answer changed in some rows', () => {
+  it('records when it first saw a row without its times among the rows read anew, when no row lacked them before', async () => {
+    // A v1 of our own, so one row can come without the times v1 gave every row before.
+    const row = (n: number, times = true) => ({
+      id: `${'a'.repeat(39)}${n}`, name: `row-${n}`, description: '',
+      ...(times ? { createdAt: `2024-01-0${n}T00:00:00Z`, updatedAt: '2024-02-01T00:00:00Z' } : {}),
+    });
+    let rows = [row(1), row(2), row(3)];
+    const v1 = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ items: rows }));
+    });
+    await new Promise<void>((resolve) => v1.listen(0, '127.0.0.1', resolve));
+    const { gateway, url } = await startGateway(`http://127.0.0.1:${(v1.address() as AddressInfo).port}`, ['--walk-cache-ms', '0']);
+    try {
+      const client = new Client(url);
+      const list = async (query: Record<string, string> = {}) => {
+        const reply = await client.get('/iam/v2beta1/groups', { order_by: 'name', ...query });
+        expect(reply.status).toBe(200);
+        return reply.body.groups as Array<{ name: string; createTime?: string }>;
+      };
+      expect((await list()).map((g) => g.createTime)).toEqual(['2024-01-01T00:00:00.000Z', '2024-01-02T00:00:00.000Z', '2024-01-03T00:00:00.000Z']);
+      // The middle row now comes without its times (and a longer name, so the rows after it move).
+      rows = [row(1), { ...row(2, false), name: 'row-2, renamed' }, row(3)];
+      // A page that does not hold it still records when the row was first seen without its times.
+      const before = new Date().toISOString();
+      expect((await list({ page_size: '1' })).map((g) => g.name)).toEqual(['row-1']);
+      const after = new Date().toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const changed = await list();
+      expect(changed.map((g) => g.name)).toEqual(['row-1', 'row-2, renamed', 'row-3']);
+      expect(changed[1]!.createTime! >= before.slice(0, 23) && changed[1]!.createTime! <= after, `kept ${changed[1]!.createTime}, seen between ${before} and ${after}`).toBe(true);
+      expect(changed[2]!.createTime).toBe('2024-01-03T00:00:00.000Z');
+    } finally {
+      await gateway.close();
+      await new Promise((resolve) => v1.close(resolve));
+    }
   });
 });
