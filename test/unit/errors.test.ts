@@ -235,3 +235,14 @@ describe('bounded error text', () => {
     expect((body.details[0]!.metadata as { requestId: string }).requestId).toBe(`${'r'.repeat(253)}…`);
   });
 });
+
+describe('ApiError', () => {
+  it('is an answer, not a fault: it captures no stack, and leaves the stack limit of other errors as it was', () => {
+    const limit = Error.stackTraceLimit;
+    const error = new ApiError(Code.NOT_FOUND, 'group "x" not found');
+    expect(error.stack).not.toMatch(/\n\s+at /);
+    expect(error.message).toBe('Not found: group "x" not found');
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('a fault').stack).toMatch(/\n\s+at /);
+  });
+});
