@@ -127,6 +127,8 @@ export class V1Backend implements BackendPort {
       for (let at = 0; at < all.length; at++) match(at, matching);
       return matching;
     });
+    // What this reading could take over from the one it was made from is taken: that one may go.
+    reading?.forgetEarlier();
     const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
     const window = derive(windowKey, () => windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor }));
     // Kept in v1's order; the walk's first later page sorts it (a copy, when kept with the reading).

@@ -56,7 +56,7 @@ export class ScannedRows {
     return this.#earlier;
   }
 
-  /** Lets go of the reading these rows were made from: a reading made from these holds them, and no more. */
+  /** Lets go of the reading these rows were made from, once what could be taken over from it has been. */
   forgetEarlier(): void {
     this.#earlier = undefined;
   }

@@ -40,8 +40,6 @@ interface Reading {
   bytes: Buffer;
   reading: unknown;
   rows: number;
-  /** The bodies of the earlier readings it holds (ScannedRows.earlier), counted against the budget too. */
-  chained: number;
 }
 
 export class ListScanMemo {
@@ -51,7 +49,7 @@ export class ListScanMemo {
   constructor(options: ListScanMemoOptions) {
     this.#onLookup = options.onLookup;
     if (options.maxBytes <= 0) return;
-    this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.chained + r.rows * ROW_BYTES) });
+    this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.rows * ROW_BYTES) });
   }
 
   /**
@@ -69,21 +67,14 @@ export class ListScanMemo {
     if (hit) return kept.reading;
     const bytes = answer.bytes();
     const reading = (kept && rereadListAnswer(kept.bytes, kept.reading, bytes, members, presence)) ?? readListAnswer(bytes, members, presence);
-    // A reading made from the kept one holds it, and it holds its own earlier one (its request may still
-    // want it); that one lets go of the one before, so at most three readings chain.
-    if (kept) rowsOf(kept.reading)?.earlier?.rows.forgetEarlier();
+    // A reading made from the kept one holds it until its List has worked out its rows (v1-backend.ts);
+    // the kept one lets go of its own earlier one now, so no chain grows past two.
+    if (kept) rowsOf(kept.reading)?.forgetEarlier();
     const rows = rowsOf(reading);
     // Only scanned lists are kept: anything else was parsed whole, and is small or not a list.
-    if (rows) this.#readings.set(key, { bytes, reading, rows: rows.partial.length, chained: chainedBytes(rows) });
+    if (rows) this.#readings.set(key, { bytes, reading, rows: rows.partial.length });
     return reading;
   }
-}
-
-/** The bytes of the readings a reading's rows hold, one through the other. */
-function chainedBytes(rows: ScannedRows): number {
-  let bytes = 0;
-  for (let earlier = rows.earlier; earlier; earlier = earlier.rows.earlier) bytes += earlier.rows.length;
-  return bytes;
 }
 
 /** The rows of a reading, when it was scanned. */
