@@ -130,6 +130,38 @@ describe('a List whose v1 answer was read before', () => {
     }
   });
 
+  it('answers concurrent Lists of several queries as a gateway reading afresh does, v1 changing between rounds', async () => {
+    const kept = await startGateway(emulator.url, ['--walk-cache-ms', '0']);
+    const fresh = await startGateway(emulator.url, ['--walk-cache-ms', '0', '--list-scan-cache-bytes', '0']);
+    const parent = emulator.state.createGroup(null, { name: 'concurrent-org' }).id;
+    const members: string[] = [];
+    for (let i = 0; i < 60; i++) members.push(emulator.state.createGroup(parent, { name: `k-${String((i * 17) % 60).padStart(3, '0')}` }).id);
+    try {
+      const memo = new Client(kept.url);
+      const plain = new Client(fresh.url);
+      const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc', page_size: '5' }, {}, { skip: '7', page_size: '9' }, { order_by: 'create_time desc' }];
+      const page = async (c: Client, query: Record<string, string>) => {
+        const reply = await c.get('/iam/v2beta1/groups', { 'uidp.children_of': parent, page_size: '8', ...query });
+        expect(reply.status).toBe(200);
+        return { groups: reply.body.groups, totalCount: reply.body.totalCount, more: reply.body.nextPageToken !== undefined };
+      };
+      let serial = 0;
+      for (let round = 0; round < 12; round++) {
+        // Between rounds only, so every List of a round is answered from the same v1 list.
+        const at = (round * 7) % members.length;
+        if (round % 4 === 3) emulator.state.deleteGroup(members.splice(at, 1)[0]!);
+        else if (round % 4 === 2) members.splice(at, 0, emulator.state.createGroup(parent, { name: `k-new-${serial++}` }).id);
+        else emulator.state.updateGroup(members[at]!, { name: `k-renamed-${serial++}` });
+        const asked = queries.flatMap((query) => [query, query]);
+        const [got, want] = await Promise.all([Promise.all(asked.map((q) => page(memo, q))), Promise.all(asked.map((q) => page(plain, q)))]);
+        expect(got, `round ${round}`).toEqual(want);
+      }
+    } finally {
+      await kept.gateway.close();
+      await fresh.gateway.close();
+    }
+  });
+
   it('shows a change v1 made behind the gateway on the next List, the answer the same length', async () => {
     await firstPage();
     const misses = await scanLookups('miss');
