@@ -55,7 +55,7 @@ const { values: flags } = parseArgs({
   options: {
     duration: { type: 'string', default: '4' },
     warmup: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     'c1-duration': { type: 'string', default: '3' },
     groups: { type: 'string', default: '1000' },
@@ -82,7 +82,7 @@ if (flags.help) {
   process.stdout.write(`Usage: npm run bench -- [options]
   --duration <s>=4          seconds per measured round, per target
   --warmup <s>=2            unmeasured load per target before its first round
-  --rounds <n>=2            measured rounds per target; the order of targets alternates
+  --rounds <n>=3            measured rounds per target (the issue's repetitions); the order of targets alternates
   --connections <n>=50      keep-alive connections (REST) / callers on as many HTTP/2 sessions (gRPC)
   --c1-duration <s>=3       seconds per round of the one-connection Get (added latency)
   --groups <n>=1000         child groups in the Get/List emulator
