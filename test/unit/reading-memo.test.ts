@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { keptWith, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
+import { carriedOver, keptWith, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
+import { readListAnswer, rereadListAnswer, type ScannedRows } from '../../src/v1/list-body.ts';
+import { prng } from '../support/prng.ts';
 
 describe('keptWith', () => {
   it('makes a value once per reading and key', () => {
@@ -24,5 +26,48 @@ describe('keptWith', () => {
     expect(keptWith(reading, 'k0', make)).toBe(1);
     const before = made;
     expect(keptWith(reading, 'k1', make)).toBe(before + 1);
+  });
+});
+
+describe('carriedOver', () => {
+  /** Entries for the rows of a reading: every row whose id is not odd-looking, with its index. */
+  const entriesOf = (partial: Array<Record<string, unknown>>) =>
+    partial.flatMap((row, at) => (String(row.id).endsWith('x') ? [] : [{ id: String(row.id), at }]));
+
+  it('gives what working out every row again gives, working out only the rows read anew (seeded)', () => {
+    let carried = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const next = prng(seed);
+      const row = () => ({ id: `${Math.floor(next() * 1e6)}${next() < 0.3 ? 'x' : ''}` });
+      const rows = Array.from({ length: Math.floor(next() * 15) }, row);
+      const edited = [...rows];
+      const at = Math.floor(next() * (rows.length + 1));
+      const edit = Math.floor(next() * 3);
+      if (edit === 0 && at < rows.length) edited[at] = row();
+      else if (edit === 1) edited.splice(at, 0, row(), row());
+      else if (at < rows.length) edited.splice(at, 1);
+      const before = readListAnswer(Buffer.from(JSON.stringify({ items: rows })), ['id']) as { items: ScannedRows };
+      const after = rereadListAnswer(Buffer.from(JSON.stringify({ items: rows })), before, Buffer.from(JSON.stringify({ items: edited })), ['id']) as { items: ScannedRows } | undefined;
+      if (!after) continue;
+      keptWith(before.items, 'ids', () => entriesOf(before.items.partial));
+      const made: number[] = [];
+      const result = carriedOver<{ id: string; at: number }>(after.items, 'ids', (i, into) => {
+        made.push(i);
+        into.push(...entriesOf(after.items.partial).filter((e) => e.at === i));
+      }, (entry, i) => ({ ...entry, at: i }));
+      expect(result, `seed ${seed}`).toEqual(entriesOf(after.items.partial));
+      // Only the rows between the earlier rows kept at either end were worked out.
+      expect(made.length, `seed ${seed}`).toBeLessThanOrEqual(Math.max(0, edited.length - Math.min(rows.length, edited.length)) + 2);
+      carried++;
+    }
+    expect(carried).toBeGreaterThan(100);
+  });
+
+  it('gives nothing for a reading not made from an earlier one, or when nothing was kept for that one', () => {
+    const bytes = Buffer.from(JSON.stringify({ items: [{ id: 'a' }, { id: 'b' }] }));
+    const first = readListAnswer(bytes, ['id']) as { items: ScannedRows };
+    expect(carriedOver(first.items, 'ids', () => {}, (e: { at: number }) => e)).toBeUndefined();
+    const second = rereadListAnswer(bytes, first, Buffer.from(JSON.stringify({ items: [{ id: 'a' }, { id: 'c' }] })), ['id']) as { items: ScannedRows };
+    expect(carriedOver(second.items, 'not kept', () => {}, (e: { at: number }) => e)).toBeUndefined();
   });
 });
