@@ -45,6 +45,22 @@ describe('a List whose v1 answer was read before', () => {
     return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
   };
 
+  /**
+   * `use` given a client of a gateway with the scan memo and one of a gateway that reads every answer
+   * afresh, neither with a walk cache (so every page, the first and those after a token, is cut from v1's
+   * whole list); both closed after.
+   */
+  const withMemoAndFresh = async (use: (memo: Client, plain: Client) => Promise<void>) => {
+    const kept = await startGateway(emulator.url, ['--walk-cache-ms', '0']);
+    const fresh = await startGateway(emulator.url, ['--walk-cache-ms', '0', '--list-scan-cache-bytes', '0']);
+    try {
+      await use(new Client(kept.url), new Client(fresh.url));
+    } finally {
+      await kept.gateway.close();
+      await fresh.gateway.close();
+    }
+  };
+
   it('is served from that reading: the same page, one more hit', async () => {
     const first = await firstPage();
     const hits = await scanLookups('hit');
@@ -65,12 +81,7 @@ describe('a List whose v1 answer was read before', () => {
   });
 
   it('answers every query on one v1 answer as a gateway that reads each answer afresh does', async () => {
-    // No walk cache: every page, the first and those after a token, is cut from v1's whole list.
-    const kept = await startGateway(emulator.url, ['--walk-cache-ms', '0']);
-    const fresh = await startGateway(emulator.url, ['--walk-cache-ms', '0', '--list-scan-cache-bytes', '0']);
-    try {
-      const memo = new Client(kept.url);
-      const plain = new Client(fresh.url);
+    await withMemoAndFresh(async (memo, plain) => {
       // One v1 query (children of the org) under every order, size, skip and page: one reading, many uses.
       const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc' }, { order_by: 'create_time desc, name' }, { page_size: '7' }, { page_size: '7', skip: '3' }, {}];
       const pages = async (c: Client, query: Record<string, string>) => {
@@ -89,21 +100,14 @@ describe('a List whose v1 answer was read before', () => {
       for (let round = 0; round < 2; round++) {
         for (const query of queries) expect(await pages(memo, query), JSON.stringify(query)).toEqual(await pages(plain, query));
       }
-    } finally {
-      await kept.gateway.close();
-      await fresh.gateway.close();
-    }
+    });
   });
 
   it('answers as a gateway that reads each answer afresh does while v1\'s list changes between Lists', async () => {
-    const kept = await startGateway(emulator.url, ['--walk-cache-ms', '0']);
-    const fresh = await startGateway(emulator.url, ['--walk-cache-ms', '0', '--list-scan-cache-bytes', '0']);
     const changing = emulator.state.createGroup(null, { name: 'changing-org' }).id;
     const members: string[] = [];
     for (let i = 0; i < 40; i++) members.push(emulator.state.createGroup(changing, { name: `c-${String((i * 11) % 40).padStart(3, '0')}` }).id);
-    try {
-      const memo = new Client(kept.url);
-      const plain = new Client(fresh.url);
+    await withMemoAndFresh(async (memo, plain) => {
       const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc', page_size: '6' }, {}];
       const page = async (c: Client, query: Record<string, string>) => {
         const reply = await c.get('/iam/v2beta1/groups', { 'uidp.children_of': changing, page_size: '8', ...query });
@@ -124,21 +128,14 @@ describe('a List whose v1 answer was read before', () => {
         change();
         for (const query of queries) expect(await page(memo, query), JSON.stringify(query)).toEqual(await page(plain, query));
       }
-    } finally {
-      await kept.gateway.close();
-      await fresh.gateway.close();
-    }
+    });
   });
 
   it('answers concurrent Lists of several queries as a gateway reading afresh does, v1 changing between rounds', async () => {
-    const kept = await startGateway(emulator.url, ['--walk-cache-ms', '0']);
-    const fresh = await startGateway(emulator.url, ['--walk-cache-ms', '0', '--list-scan-cache-bytes', '0']);
     const parent = emulator.state.createGroup(null, { name: 'concurrent-org' }).id;
     const members: string[] = [];
     for (let i = 0; i < 60; i++) members.push(emulator.state.createGroup(parent, { name: `k-${String((i * 17) % 60).padStart(3, '0')}` }).id);
-    try {
-      const memo = new Client(kept.url);
-      const plain = new Client(fresh.url);
+    await withMemoAndFresh(async (memo, plain) => {
       const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc', page_size: '5' }, {}, { skip: '7', page_size: '9' }, { order_by: 'create_time desc' }];
       const page = async (c: Client, query: Record<string, string>) => {
         const reply = await c.get('/iam/v2beta1/groups', { 'uidp.children_of': parent, page_size: '8', ...query });
@@ -156,10 +153,7 @@ describe('a List whose v1 answer was read before', () => {
         const [got, want] = await Promise.all([Promise.all(asked.map((q) => page(memo, q))), Promise.all(asked.map((q) => page(plain, q)))]);
         expect(got, `round ${round}`).toEqual(want);
       }
-    } finally {
-      await kept.gateway.close();
-      await fresh.gateway.close();
-    }
+    });
   });
 
   it('shows a change v1 made behind the gateway on the next List, the answer the same length', async () => {
