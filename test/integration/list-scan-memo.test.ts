@@ -61,6 +61,14 @@ describe('a List whose v1 answer was read before', () => {
     }
   };
 
+  /** A new organisation and its `count` child groups, named `prefix-NNN` out of their creation order; their uids as created. */
+  const organisation = (name: string, prefix: string, count: number, stride: number) => {
+    const uid = emulator.state.createGroup(null, { name }).id;
+    const members: string[] = [];
+    for (let i = 0; i < count; i++) members.push(emulator.state.createGroup(uid, { name: `${prefix}-${String((i * stride) % count).padStart(3, '0')}` }).id);
+    return { uid, members };
+  };
+
   it('is served from that reading: the same page, one more hit', async () => {
     const first = await firstPage();
     const hits = await scanLookups('hit');
@@ -104,9 +112,7 @@ describe('a List whose v1 answer was read before', () => {
   });
 
   it('answers as a gateway that reads each answer afresh does while v1\'s list changes between Lists', async () => {
-    const changing = emulator.state.createGroup(null, { name: 'changing-org' }).id;
-    const members: string[] = [];
-    for (let i = 0; i < 40; i++) members.push(emulator.state.createGroup(changing, { name: `c-${String((i * 11) % 40).padStart(3, '0')}` }).id);
+    const { uid: changing, members } = organisation('changing-org', 'c', 40, 11);
     await withMemoAndFresh(async (memo, plain) => {
       const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc', page_size: '6' }, {}];
       const page = async (c: Client, query: Record<string, string>) => {
@@ -132,9 +138,7 @@ describe('a List whose v1 answer was read before', () => {
   });
 
   it('answers concurrent Lists of several queries as a gateway reading afresh does, v1 changing between rounds', async () => {
-    const parent = emulator.state.createGroup(null, { name: 'concurrent-org' }).id;
-    const members: string[] = [];
-    for (let i = 0; i < 60; i++) members.push(emulator.state.createGroup(parent, { name: `k-${String((i * 17) % 60).padStart(3, '0')}` }).id);
+    const { uid: parent, members } = organisation('concurrent-org', 'k', 60, 17);
     await withMemoAndFresh(async (memo, plain) => {
       const queries: Array<Record<string, string>> = [{ order_by: 'name' }, { order_by: 'name desc', page_size: '5' }, {}, { skip: '7', page_size: '9' }, { order_by: 'create_time desc' }];
       const page = async (c: Client, query: Record<string, string>) => {
