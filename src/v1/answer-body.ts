@@ -4,6 +4,8 @@
  * (list-scan-memo.ts) and found the same is never joined, which spares copying a 300 KB list and
  * the garbage of the copy. Pure.
  */
+import { asBuffer } from './json-body.ts';
+
 export class AnswerBody {
   readonly chunks: readonly Buffer[];
   readonly length: number;
@@ -27,7 +29,7 @@ export class AnswerBody {
   /** Whether the bytes are exactly `other`, compared piece by piece without joining them. */
   equals(other: Uint8Array): boolean {
     if (other.length !== this.length) return false;
-    const whole = Buffer.from(other.buffer, other.byteOffset, other.byteLength);
+    const whole = asBuffer(other);
     let at = 0;
     for (const chunk of this.chunks) {
       if (whole.compare(chunk, 0, chunk.length, at, at + chunk.length) !== 0) return false;

@@ -23,9 +23,14 @@ export const CLOSE_BRACE = 0x7d;
 export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
 
+/** The bytes as a Buffer over the same memory (no copy). */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** Parses a UTF-8 JSON body (a leading BOM is dropped, as undici's text() drops it); throws as JSON.parse throws. */
 export function parseJsonBytes(bytes: Uint8Array, pieceBytes = PIECE_BYTES): unknown {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = asBuffer(bytes);
   const start = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
   if (buffer.length - start > pieceBytes) {
     let parsed: unknown;

@@ -12,7 +12,7 @@
  * throws). Pure.
  */
 import {
-  BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, parseJsonBytes, QUOTE,
+  asBuffer, BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, parseJsonBytes, QUOTE,
 } from './json-body.ts';
 
 type Json = Record<string, unknown>;
@@ -126,25 +126,30 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
     if (kept === 0 && b[i] === CLOSE_BRACKET) i = ~i;
     // The earlier row a new row lines up with (after the shift), once within the common end.
     let next = kept;
+    // Where the rows taken over at the end begin among the new rows; -1 until they do.
+    let tail = -1;
     while (i >= 0) {
       while (next < count && spans[2 * next]! + shift < i) next++;
       if (next < count && spans[2 * next]! + shift === i && spans[2 * next]! >= old.length - suffix) {
         // From here on the bytes are the earlier answer's: its remaining rows, moved by the shift.
-        const tail = partial.length;
+        tail = partial.length;
         for (let k = next; k < count; k++) {
           partial.push(rows.partial[k]!);
           newSpans.push(spans[2 * k]! + shift, spans[2 * k + 1]! + shift);
         }
-        const carried = { rows, same: kept, tail, shift: tail - next };
-        return withRows(earlier as Json, new ScannedRows(text, partial, newSpans, rows.open, rows.close + shift, carried));
+        break;
       }
       if (b[i] !== OPEN_BRACE) return undefined;
       i = separator(b, scanRow(b, text, i, wanted, partial, newSpans), CLOSE_BRACKET);
     }
-    // The array ended among the rows read afresh: what follows it must be the earlier answer's end.
-    if (~i + 1 !== rows.close + shift) return undefined;
-    // No earlier row taken over at the end: the tail is empty, and stands where the earlier rows end.
-    const carried = { rows, same: kept, tail: partial.length, shift: partial.length - count };
+    if (tail < 0) {
+      // The array ended among the rows read afresh: what follows it must be the earlier answer's end,
+      // and the tail is empty, standing where the earlier rows end.
+      if (~i + 1 !== rows.close + shift) return undefined;
+      tail = partial.length;
+      next = count;
+    }
+    const carried = { rows, same: kept, tail, shift: tail - next };
     return withRows(earlier as Json, new ScannedRows(text, partial, newSpans, rows.open, rows.close + shift, carried));
   } catch {
     return undefined;
@@ -188,10 +193,6 @@ function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
   }
   while (same < limit && a[a.length - 1 - same] === b[b.length - 1 - same]) same++;
   return same;
-}
-
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse reads right. */
