@@ -54,7 +54,7 @@ function intOption(name: string, raw: string, min: number, max: number): number 
 const { values: flags } = parseArgs({
   options: {
     duration: { type: 'string', default: '4' },
-    warmup: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     'c1-duration': { type: 'string', default: '3' },
@@ -81,7 +81,8 @@ const { values: flags } = parseArgs({
 if (flags.help) {
   process.stdout.write(`Usage: npm run bench -- [options]
   --duration <s>=4          seconds per measured round, per target
-  --warmup <s>=2            unmeasured load per target before its first round
+  --warmup <s>=5            unmeasured load per target before its first round (bench/README.md: 2 s left the
+                            gateways still compiling their hot paths)
   --rounds <n>=3            measured rounds per target (the issue's repetitions); the order of targets alternates
   --connections <n>=50      keep-alive connections (REST) / callers on as many HTTP/2 sessions (gRPC)
   --c1-duration <s>=3       seconds per round of the one-connection Get (added latency)
