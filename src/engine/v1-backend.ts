@@ -334,10 +334,13 @@ export class V1Backend implements BackendPort {
   async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: ListMembers | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json; reading?: ScannedRows }> {
     if (members) {
       const path = v1CollectionPath(mapping);
+      const scope = callerOf(ctx);
+      const request = `${path}\u0000${JSON.stringify(query)}`;
+      const likely = this.#scans.likely(members.values, members.presence, scope, request);
       const answer = await this.#v1.call<{ items?: unknown }>(
-        { method: 'GET', path, query: query as Record<string, string>, authorization: ctx.authorization },
+        { method: 'GET', path, query: query as Record<string, string>, authorization: ctx.authorization, likely },
         ctx,
-        (answer) => this.#scans.read(answer, members.values, members.presence, callerOf(ctx), `${path}\u0000${JSON.stringify(query)}`),
+        (answer) => this.#scans.read(answer, members.values, members.presence, scope, request),
       );
       const scanned = answer.items;
       if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i), reading: scanned };

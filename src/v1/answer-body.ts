@@ -1,5 +1,5 @@
 /**
- * A v1 answer's bytes as they arrived, in the pieces the socket gave them. They are joined into one
+ * A v1 answer's bytes, in the pieces they were gathered in (answer-bytes.ts). They are joined into one
  * buffer only when something reads them as a whole: an answer compared with one read before
  * (list-scan-memo.ts) and found the same is never joined, which spares copying a 300 KB list and
  * the garbage of the copy. Pure.
@@ -26,9 +26,14 @@ export class AnswerBody {
     return this.#joined;
   }
 
-  /** Whether the bytes are exactly `other`, compared piece by piece without joining them. */
+  /**
+   * Whether the bytes are exactly `other`, compared piece by piece without joining them; without
+   * comparing at all when they are `other`'s own memory (an answer gathered against it, answer-bytes.ts).
+   */
   equals(other: Uint8Array): boolean {
     if (other.length !== this.length) return false;
+    const only = this.chunks.length === 1 ? this.chunks[0]! : undefined;
+    if (only && only.buffer === other.buffer && only.byteOffset === other.byteOffset) return true;
     const whole = asBuffer(other);
     let at = 0;
     for (const chunk of this.chunks) {

@@ -30,6 +30,11 @@ export interface V1Call {
   body?: unknown;
   /** The caller's own Authorization header, forwarded as is. */
   authorization: string;
+  /**
+   * The bytes v1 is likely to answer (its last answer to this same call, kept by the caller): the
+   * answer is compared with them as it arrives, and none of it is held while it matches (answer-bytes.ts).
+   */
+  likely?: Uint8Array | undefined;
 }
 
 /** The part of a request's context a v1 call honours: its counter, its signal (deadline, cancellation), and its trace. */
@@ -117,8 +122,7 @@ export class V1Client {
         this.#dispatcher,
         { origin: this.baseUrl, method: call.method, path: withQuery(call.path, call.query), headers, body },
         this.#limits,
-        scope?.signal,
-        answered,
+        { signal: scope?.signal, answered, likely: call.likely },
       );
     } catch (error) {
       throw failure(error, scope, this.#limits.timeoutMs);

@@ -11,7 +11,8 @@
  * given, which is all the gateway ever did with the stream.
  */
 import type { Dispatcher } from 'undici';
-import { AnswerBody } from './answer-body.ts';
+import type { AnswerBody } from './answer-body.ts';
+import { AnswerBytes } from './answer-bytes.ts';
 import { callDeadline, type Release } from './call-deadline.ts';
 import type { CancelSignal } from '../operation/cancellation.ts';
 
@@ -29,21 +30,23 @@ export interface ExchangeLimits {
   readonly timeoutMs: number;
 }
 
+export interface ExchangeOptions {
+  /** The request's signal: the caller gone, or the whole request's deadline past. */
+  signal?: CancelSignal | undefined;
+  /** Told v1's status as soon as its headers arrive, before the body. */
+  answered?: ((status: number) => void) | undefined;
+  /** The bytes the answer is likely to be (v1's last answer to the same request): see answer-bytes.ts. */
+  likely?: Uint8Array | undefined;
+}
+
 /**
  * Sends `request` and answers v1's whole answer, or rejects with the transport's error or the
- * abort's reason (the deadline's TimeoutError, or the request signal's reason). `answered` is told
- * v1's status as soon as its headers arrive, before the body.
+ * abort's reason (the deadline's TimeoutError, or the request signal's reason).
  */
-export function exchange(
-  dispatcher: Dispatcher,
-  request: Dispatcher.DispatchOptions,
-  limits: ExchangeLimits,
-  parent?: CancelSignal,
-  answered?: (status: number) => void,
-): Promise<Answer> {
+export function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, limits: ExchangeLimits, options: ExchangeOptions = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const reader = new AnswerReader(limits.maxBytes, resolve, reject, answered);
-    reader.release = callDeadline(limits.timeoutMs, parent, (reason) => reader.abort(reason));
+    const reader = new AnswerReader(limits.maxBytes, resolve, reject, options.answered, options.likely);
+    reader.release = callDeadline(limits.timeoutMs, options.signal, (reason) => reader.abort(reason));
     if (reader.settled) return;
     try {
       dispatcher.dispatch(request, reader);
@@ -73,16 +76,17 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   readonly #answered: ((status: number) => void) | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #abortReason: Error | undefined;
+  readonly #likely: Uint8Array | undefined;
   #statusCode = 0;
   #headers: Answer['headers'] = {};
-  #chunks: Buffer[] = [];
-  #length = 0;
+  #bytes: AnswerBytes | undefined;
 
-  constructor(maxBytes: number, resolve: (answer: Answer) => void, reject: (error: unknown) => void, answered?: (status: number) => void) {
+  constructor(maxBytes: number, resolve: (answer: Answer) => void, reject: (error: unknown) => void, answered?: (status: number) => void, likely?: Uint8Array) {
     this.#maxBytes = maxBytes;
     this.#resolve = resolve;
     this.#reject = reject;
     this.#answered = answered;
+    this.#likely = likely;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -95,19 +99,22 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     this.#statusCode = statusCode;
     this.#headers = headers;
     this.#answered?.(statusCode);
-    const declared = Number(headers['content-length']);
-    if (Number.isFinite(declared) && declared > this.#maxBytes) this.#cutOff(controller);
+    const length = headers['content-length'];
+    const declared = typeof length === 'string' && length !== '' ? Number(length) : undefined;
+    if (declared !== undefined && declared > this.#maxBytes) this.#cutOff(controller);
+    // Only a successful answer is likely to be the last one; an error's body is small and read once.
+    else this.#bytes = new AnswerBytes({ likely: statusCode >= 200 && statusCode < 300 ? this.#likely : undefined, declared });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
-    this.#length += chunk.length;
-    if (this.#length > this.#maxBytes) this.#cutOff(controller);
-    else this.#chunks.push(chunk);
+    const bytes = (this.#bytes ??= new AnswerBytes());
+    if (bytes.length + chunk.length > this.#maxBytes) this.#cutOff(controller);
+    else bytes.add(chunk);
   }
 
   onResponseEnd(): void {
-    if (this.#settle()) this.#resolve({ statusCode: this.#statusCode, headers: this.#headers, body: new AnswerBody(this.#chunks, this.#length) });
+    if (this.#settle()) this.#resolve({ statusCode: this.#statusCode, headers: this.#headers, body: (this.#bytes ?? new AnswerBytes()).body() });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
@@ -126,7 +133,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   /** Past the cap: the answer is given up (body undefined) and the request aborted, which drops its connection, so the rest never arrives. */
   #cutOff(controller: Dispatcher.DispatchController): void {
     this.#settle();
-    this.#chunks = [];
+    this.#bytes?.discard();
     this.#resolve({ statusCode: this.#statusCode, headers: this.#headers, body: undefined });
     controller.abort(tooLargeAbort(this.#maxBytes));
   }

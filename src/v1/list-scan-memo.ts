@@ -8,7 +8,8 @@
  * Bytes that differ only in some rows (a list polled while it changes): only
  * those rows are scanned, the rest of the reading is taken over
  * (rereadListAnswer). Callers that poll a list pay the comparison, and the rows
- * that changed.
+ * that changed. The comparison is made as the answer arrives (`likely`, and
+ * answer-bytes.ts): the pieces that match the kept bytes are not held at all.
  *
  * The reading is a pure function of the bytes and of the members read, so a
  * caller is only ever given the reading of bytes v1 sent it. Readings are still
@@ -59,9 +60,10 @@ export class ListScanMemo {
    */
   read(answer: AnswerBody, members: readonly string[], presence: readonly string[], scope: string, request: string): unknown {
     if (!this.#readings) return readListAnswer(answer.bytes(), members, presence);
-    const key = `${scope}\u0000${request}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
+    const key = readingKey(members, presence, scope, request);
     const kept = this.#readings.get(key);
-    // Compared as it arrived, piece by piece (lengths first): an answer read before is never joined into one buffer.
+    // An answer gathered against the kept bytes (`likely`) and found the same is those very bytes, known
+    // equal without comparing again; any other is compared piece by piece and never joined when equal.
     const hit = kept !== undefined && answer.equals(kept.bytes);
     this.#onLookup?.(hit);
     if (hit) return kept.reading;
@@ -75,6 +77,18 @@ export class ListScanMemo {
     if (rows) this.#readings.set(key, { bytes, reading, rows: rows.partial.length });
     return reading;
   }
+
+  /**
+   * The bytes of the latest answer kept for the same reading (`read`'s arguments but the answer): what
+   * v1 is likely to answer again, for the exchange to compare with as the answer arrives.
+   */
+  likely(members: readonly string[], presence: readonly string[], scope: string, request: string): Buffer | undefined {
+    return this.#readings?.peek(readingKey(members, presence, scope, request))?.bytes;
+  }
+}
+
+function readingKey(members: readonly string[], presence: readonly string[], scope: string, request: string): string {
+  return `${scope}\u0000${request}\u0000${members.join('\u0001')}\u0000${presence.join('\u0001')}`;
 }
 
 /** The rows of a reading, when it was scanned. */

@@ -27,7 +27,15 @@ const handlers: Record<string, (req: IncomingMessage, res: ServerResponse) => vo
     res.end(`${'y'.repeat(64 * 1024)}"}`);
   },
   '/hang': () => {},
+  // A large answer of declared length, in several writes, as a v1 list arrives.
+  '/large': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': LARGE.length });
+    for (let at = 0; at < LARGE.length; at += 50_000) res.write(LARGE.subarray(at, at + 50_000));
+    res.end();
+  },
+  '/large-404': (_req, res) => res.writeHead(404, { 'content-length': LARGE.length }).end(LARGE),
 };
+const LARGE = Buffer.from(`{"items":[${Array.from({ length: 2000 }, (_, i) => `{"id":"row-${i}","name":"${'n'.repeat(80)}"}`).join(',')}]}`);
 
 beforeAll(async () => {
   server = createServer((req, res) => handlers[req.url ?? '']?.(req, res));
@@ -46,7 +54,7 @@ describe('a v1 exchange', () => {
   it('answers v1\'s status, headers and whole body', async () => {
     const pool = new Pool(origin);
     let told = 0;
-    const answer = await exchange(pool, { origin, method: 'GET', path: '/ok' }, limits, undefined, (status) => (told = status));
+    const answer = await exchange(pool, { origin, method: 'GET', path: '/ok' }, limits, { answered: (status) => (told = status) });
     expect([answer.statusCode, answer.headers['content-type'], answer.body?.bytes().toString(), told]).toEqual([200, 'application/json', '{"a":1}', 200]);
     await pool.close();
   });
@@ -64,13 +72,31 @@ describe('a v1 exchange', () => {
     const pool = new Pool(origin, { connections: 1, bodyTimeout: 60_000, headersTimeout: 60_000 });
     const first = exchange(pool, { origin, method: 'GET', path: '/hang' }, limits).catch((error: unknown) => error);
     const request = new AbortController();
-    const second = exchange(pool, { origin, method: 'GET', path: '/ok' }, limits, request.signal).catch((error: unknown) => error);
+    const second = exchange(pool, { origin, method: 'GET', path: '/ok' }, limits, { signal: request.signal }).catch((error: unknown) => error);
     setTimeout(() => request.abort('caller gone'), 50);
     const started = performance.now();
     expect(await second).toBe('caller gone');
     expect(performance.now() - started).toBeLessThan(2_000);
     await pool.destroy();
     expect(await first).toBeInstanceOf(Error);
+  });
+
+  it('answers the bytes it was told to expect when v1 sends them again, and v1\'s own bytes otherwise', async () => {
+    const pool = new Pool(origin);
+    const likely = Buffer.from(LARGE);
+    const same = await exchange(pool, { origin, method: 'GET', path: '/large' }, limits, { likely });
+    expect(same.body!.chunks).toHaveLength(1);
+    expect(same.body!.chunks[0]!.buffer).toBe(likely.buffer);
+    const changed = Buffer.from(LARGE);
+    changed[LARGE.length >> 1] = 0x21;
+    const other = await exchange(pool, { origin, method: 'GET', path: '/large' }, limits, { likely: changed });
+    expect(other.body!.bytes().equals(LARGE)).toBe(true);
+    // An error is never taken for the answer expected, even byte for byte.
+    const failed = await exchange(pool, { origin, method: 'GET', path: '/large-404' }, limits, { likely });
+    expect(failed.statusCode).toBe(404);
+    expect(failed.body!.bytes().equals(LARGE)).toBe(true);
+    expect(failed.body!.chunks.some((chunk) => chunk.buffer === likely.buffer)).toBe(false);
+    await pool.close();
   });
 
   it('gives up an answer past the cap (body undefined) without holding it whole', async () => {

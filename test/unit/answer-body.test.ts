@@ -25,4 +25,12 @@ describe('AnswerBody', () => {
     expect(pieces('X"items":[{"id":"a"}]}', 1).equals(same)).toBe(false);
     expect(new AnswerBody([]).equals(Buffer.alloc(0))).toBe(true);
   });
+
+  it('is equal to its own memory without comparing, and tells apart two views of one buffer', () => {
+    const memory = Buffer.from('{"a":1}{"a":2}');
+    const first = memory.subarray(0, 7);
+    expect(AnswerBody.of(first).equals(first)).toBe(true);
+    expect(AnswerBody.of(first).equals(memory.subarray(7))).toBe(false);
+    expect(AnswerBody.of(memory.subarray(7)).equals(first)).toBe(false);
+  });
 });

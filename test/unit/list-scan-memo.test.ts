@@ -31,6 +31,23 @@ describe('ListScanMemo', () => {
     expect(scanned(second).partial).toEqual([{ id: 'a' }, { id: 'b' }]);
   });
 
+  it('offers the bytes it keeps for a reading as the answer likely to come, to that reading only', () => {
+    const memo = new ListScanMemo({ maxBytes: 1 << 20 });
+    expect(memo.likely(['id'], [], 'caller-a', LIST)).toBeUndefined();
+    const answer = body(ROWS);
+    memo.read(answer, ['id'], [], 'caller-a', LIST);
+    expect(memo.likely(['id'], [], 'caller-a', LIST)?.equals(answer.bytes())).toBe(true);
+    for (const [members, scope, request] of [[['name'], 'caller-a', LIST], [['id'], 'caller-b', LIST], [['id'], 'caller-a', `${LIST}&x=1`]] as const) {
+      expect(memo.likely(members, [], scope, request)).toBeUndefined();
+    }
+    // An answer gathered against those bytes and found the same is them: a hit.
+    const lookups: boolean[] = [];
+    const counted = new ListScanMemo({ maxBytes: 1 << 20, onLookup: (hit) => lookups.push(hit) });
+    const first = counted.read(body(ROWS), ['id'], [], 'caller-a', LIST);
+    expect(counted.read(AnswerBody.of(counted.likely(['id'], [], 'caller-a', LIST)!), ['id'], [], 'caller-a', LIST)).toBe(first);
+    expect(lookups).toEqual([false, true]);
+  });
+
   it('reads afresh when one byte differs, even at the same length', () => {
     const memo = new ListScanMemo({ maxBytes: 1 << 20 });
     const before = memo.read(body(ROWS), ['id', 'name'], [], 'caller-a', LIST);
