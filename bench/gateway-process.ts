@@ -13,7 +13,6 @@
  * bufferedDestination: once per turn of the event loop), not one write per line.
  */
 import { loadConfig } from '../src/config.ts';
-import { applyHeapPolicy } from '../src/heap-policy.ts';
 import { bufferedDestination } from '../src/log.ts';
 import { buildGateway } from '../src/server.ts';
 import { stopWithParent } from './stop-with-parent.ts';
@@ -21,8 +20,6 @@ import { stopWithParent } from './stop-with-parent.ts';
 const argv = process.argv.slice(2);
 const logAt = argv.indexOf('--bench-log');
 const logFile = logAt >= 0 ? argv.splice(logAt, 2)[1] : undefined;
-// As `npm start` runs it (cli.ts).
-applyHeapPolicy();
 const config = loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...argv], {});
 // Translate mode needs a v1 to point at; native mode (--mode native) has none.
 if (config.mode === 'translate' && !config.v1Url) throw new Error('--v1-url is required');

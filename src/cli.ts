@@ -9,7 +9,6 @@ import { buildGateway } from './server.ts';
 import { startupSummary } from './startup.ts';
 import type { RunningEmulator } from './emulator/v1/index.ts';
 import { VERSION } from './version.ts';
-import { applyHeapPolicy } from './heap-policy.ts';
 
 function configOrExit(): Config {
   const argv = process.argv.slice(2);
@@ -32,7 +31,6 @@ function configOrExit(): Config {
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  applyHeapPolicy();
   let emulator: RunningEmulator | undefined;
   // Translate mode without a v1 URL is the demo: an in-process v1 emulator. Native mode has no v1 at all.
   // Imported only then: a gateway in front of a real v1 holds none of the emulator's code.
