@@ -54,9 +54,18 @@ function hasLookups(fields: Readonly<Record<string, FieldSpec>>): boolean {
   return Object.values(fields).some((spec) => !!spec.lookup || (!!spec.fields && hasLookups(spec.fields)));
 }
 
+const withLookups = new WeakMap<ResourceMapping, boolean>();
+
+/** Whether the mapping's rows hold references to look up (worked out once per mapping). */
+export function needsHydration(mapping: ResourceMapping): boolean {
+  let needs = withLookups.get(mapping);
+  if (needs === undefined) withLookups.set(mapping, (needs = hasLookups(mapping.fields)));
+  return needs;
+}
+
 /** A resolver for the references in `rows`, or undefined when the mapping has none. */
 export async function hydrate(mapping: ResourceMapping, rows: readonly Json[], ctx: HydrationContext): Promise<LookupResolver | undefined> {
-  if (!hasLookups(mapping.fields)) return undefined;
+  if (!needsHydration(mapping)) return undefined;
   const wanted: Wanted = new Map();
   for (const row of rows) collect(mapping.fields, row, wanted);
 

@@ -21,7 +21,7 @@ import { carriedOver, isKept, keptValue, keptWith } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
-import { hydrate, IDS_PER_CALL } from './hydrate.ts';
+import { hydrate, needsHydration, IDS_PER_CALL } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { WalkCache } from './walk-cache.ts';
 import { applyKeptTimes, KeptTimes, withKeptTime } from './kept-times.ts';
@@ -395,9 +395,11 @@ export class V1Backend implements BackendPort {
   /** The rows as v2 resources: references hydrated, kept times set (`times` when the caller already has them). */
   async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
     times ??= await this.#times.forRows(mapping, rows, v1UidKey(mapping));
-    const resolve = await hydrate(mapping, rows, {
+    // No await where there is nothing to look up: the rows go from parsed to rendered in one run, and
+    // are not left alive while other requests' work (and young collections) comes between.
+    const resolve = needsHydration(mapping) ? await hydrate(mapping, rows, {
       v1: this.#v1, registry: this.#registry, request: ctx, maxFanOut: this.#maxFanOut, cache: this.#cache,
-    });
+    }) : undefined;
     const uidKey = v1UidKey(mapping);
     return rows.map((row) => applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times?.get(String(row[uidKey]))));
   }
