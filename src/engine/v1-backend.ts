@@ -395,8 +395,7 @@ export class V1Backend implements BackendPort {
   /** The rows as v2 resources: references hydrated, kept times set (`times` when the caller already has them). */
   async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
     times ??= await this.#times.forRows(mapping, rows, v1UidKey(mapping));
-    // No await where there is nothing to look up: the rows go from parsed to rendered in one run, and
-    // are not left alive while other requests' work (and young collections) comes between.
+    // Nothing to look up (most resources): no resolver, and no await for one.
     const resolve = needsHydration(mapping) ? await hydrate(mapping, rows, {
       v1: this.#v1, registry: this.#registry, request: ctx, maxFanOut: this.#maxFanOut, cache: this.#cache,
     }) : undefined;

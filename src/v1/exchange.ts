@@ -7,8 +7,8 @@
  * Readable stream and follows an AbortSignal, and a Get paid for both (the
  * stream's chunk and end-of-stream machinery, an AbortController per call, a
  * listener added and removed on each side): ~10% of the bytes a Get allocated
- * in a sampling allocation profile. The handler below keeps the chunks it is
- * given, which is all the gateway ever did with the stream.
+ * in a sampling allocation profile. The handler below gathers the chunks it is
+ * given (answer-bytes.ts), which is all the gateway ever did with the stream.
  */
 import type { Dispatcher } from 'undici';
 import type { AnswerBody } from './answer-body.ts';
