@@ -3,10 +3,10 @@
  * the answer is still arriving. Pure: no I/O, no clock.
  *
  * What a piece from the socket costs to hold: undici hands over views of the socket's read buffers,
- * so keeping a piece keeps its whole read buffer. A 300 KB list arrives in about five of them, and
- * at 50 connections the answers still arriving outlive young-generation collections: kept until
- * the end, their buffers were promoted and freed only by a full collection. Two ways out, by what
- * is known before the first byte:
+ * so keeping a piece keeps its whole read buffer. A 300 KB list arrives in about five of them; kept
+ * until each answer ended, at 50 connections, a List load took three times the full collections it
+ * takes when they are let go as they come (74 against 24). Two ways out, by what is known before the
+ * first byte:
  *
  * - **The bytes it is likely to be** (`likely`: v1's last answer to the same request, which the scan
  *   memo keeps): compared piece by piece as they arrive, and nothing is kept while they match. An
