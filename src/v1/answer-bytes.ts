@@ -34,6 +34,8 @@ export const PRESIZED_FROM_BYTES = 64 * 1024;
  */
 export const PRESIZED_UP_TO_BYTES = 8 * 1024 * 1024;
 
+const NOTHING = Buffer.alloc(0);
+
 export class AnswerBytes {
   readonly #likely: Buffer | undefined;
   /** Still equal to `likely` up to `length`: nothing else is held. */
@@ -43,6 +45,8 @@ export class AnswerBytes {
   #whole: Buffer | undefined;
   #pieces: Buffer[] = [];
   #length = 0;
+  /** Whether what is kept has begun (#begin): at the first piece, or where the answer stopped matching. */
+  #begun = false;
 
   constructor(options: { likely?: Uint8Array | undefined; declared?: number | undefined } = {}) {
     this.#likely = options.likely ? asBuffer(options.likely) : undefined;
@@ -63,6 +67,8 @@ export class AnswerBytes {
       if (this.#length <= likely.length && piece.compare(likely, at, this.#length) === 0) return;
       this.#matching = false;
       this.#begin(likely.subarray(0, at));
+    } else if (!this.#begun) {
+      this.#begin(NOTHING);
     }
     this.#keep(piece, at);
   }
@@ -86,6 +92,7 @@ export class AnswerBytes {
 
   /** Where the answer stopped matching: its bytes so far (`prefix`, a view of the likely ones) start what is kept. */
   #begin(prefix: Buffer): void {
+    this.#begun = true;
     if (this.#presized !== undefined) {
       this.#whole = Buffer.allocUnsafeSlow(this.#presized);
       prefix.copy(this.#whole, 0);
@@ -95,7 +102,6 @@ export class AnswerBytes {
   }
 
   #keep(piece: Buffer, at: number): void {
-    if (this.#whole === undefined && this.#pieces.length === 0 && at === 0 && this.#presized !== undefined) this.#whole = Buffer.allocUnsafeSlow(this.#presized);
     const whole = this.#whole;
     if (whole === undefined) {
       this.#pieces.push(piece);
