@@ -30,6 +30,7 @@ import { h2loadAvailable } from './lib/h2load-load.ts';
 import { resident, type Resident } from './lib/memory.ts';
 import { seedNative } from './lib/native-seed.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
+import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags as benchGatewayFlags } from './lib/gateway-defaults.ts';
 import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
 import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
@@ -68,8 +69,8 @@ const { values: flags } = parseArgs({
     'grpc-client': { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
     // What the gateway runs with in its image and `npm start` (Dockerfile's NODE_OPTIONS, package.json).
-    'node-arg': { type: 'string', multiple: true, default: ['--max-semi-space-size=4'] },
-    'gateway-env': { type: 'string', multiple: true, default: ['MALLOC_ARENA_MAX=2'] },
+    'node-arg': { type: 'string', multiple: true, default: [...GATEWAY_NODE_ARGS] },
+    'gateway-env': { type: 'string', multiple: true, default: [...GATEWAY_ENV] },
     'gateway-flag': { type: 'string', multiple: true, default: [] },
     'no-pin': { type: 'boolean', default: false },
     json: { type: 'string' },
@@ -96,9 +97,9 @@ if (flags.help) {
   --grpc-client h2load|grpc-js|connect  gRPC load generator (default: h2load when installed; else our own
                             generator on grpc-js, which spends more CPU a call than the servers it loads)
   --log-level <level>=info  the gateway's log level (info is its default; lines go to /dev/null)
-  --node-arg <flag>         the Node flags of every gateway process (repeatable; default --max-semi-space-size=4,
+  --node-arg <flag>         the Node flags of every gateway process (repeatable; default ${GATEWAY_NODE_ARGS.join(' ')},
                             as the image and npm start run it; --node-arg= for none)
-  --gateway-env <K=V>       the environment every gateway process adds (repeatable; default MALLOC_ARENA_MAX=2,
+  --gateway-env <K=V>       the environment every gateway process adds (repeatable; default ${GATEWAY_ENV.join(' ')},
                             as the image and npm start run it; --gateway-env= for none)
   --gateway-flag <flag>     a src/config.ts flag for every gateway process (repeatable)
   --no-pin                  do not pin processes to cores with taskset
@@ -142,20 +143,10 @@ const pin = pinning(!flags['no-pin']);
 pinSelf(pin);
 const server = (command: string, args: string[]) => pin.command('server', command, args);
 const support = (command: string, args: string[]) => pin.command('support', command, args);
-/**
- * Every gateway: the configured log level, its lines made but thrown away; no load shedding (the floor
- * has none, and a gateway refusing calls on a busy machine would measure the policy, not the cost);
- * plus what the command line adds.
- */
-const gatewayFlags = ['--log-level', flags['log-level'], '--bench-log', '/dev/null', '--shed-event-loop-delay-ms', '0', ...flags['gateway-flag']];
+/** Every gateway as bench/lib/gateway-defaults.ts runs it, at the configured log level, plus what the command line adds. */
+const gatewayFlags = [...benchGatewayFlags(flags['log-level']), ...flags['gateway-flag']];
 const gatewayNodeArgs = flags['node-arg'].filter((arg) => arg !== '');
-const gatewayEnv = Object.fromEntries(
-  flags['gateway-env'].filter((pair) => pair !== '').map((pair) => {
-    const at = pair.indexOf('=');
-    if (at < 1) throw new Error(`--gateway-env: expected KEY=VALUE, got ${pair}`);
-    return [pair.slice(0, at), pair.slice(at + 1)];
-  }),
-);
+const gatewayEnv = envOf(flags['gateway-env']);
 const TOKEN_KEY = 'bench-page-token-key-0123456789';
 
 // ---- one part: servers, probes, alternating load, memory -------------------

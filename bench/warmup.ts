@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { snapshot, spent } from './lib/cpu.ts';
+import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
 import { h2loadAvailable } from './lib/h2load-load.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
 import { scenario } from './lib/scenarios.ts';
@@ -24,8 +25,8 @@ const pin = pinning(!values['no-pin']);
 pinSelf(pin);
 const server = (command: string, args: string[]) => pin.command('server', command, args);
 const CONNECTIONS = 50;
-// As `npm run bench` runs every gateway (its defaults): the image's Node flag and allocator setting, lines made and thrown away.
-const gatewayOptions = { nodeArgs: ['--max-semi-space-size=4'], env: { MALLOC_ARENA_MAX: '2' }, flags: ['--log-level', 'info', '--bench-log', '/dev/null', '--shed-event-loop-delay-ms', '0'], launch: server };
+// As `npm run bench` runs every gateway by default (bench/lib/gateway-defaults.ts).
+const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS], env: envOf(GATEWAY_ENV), flags: gatewayFlags('info'), launch: server };
 
 const emulator = await startEmulator(1000, { launch: (command, args) => pin.command('support', command, args) });
 const get = scenario('get', emulator.org, emulator.group);
