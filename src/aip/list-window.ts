@@ -85,6 +85,12 @@ export function windowOrdered<T>(keyed: readonly Keyed<T>[], request: WindowRequ
   return window;
 }
 
+/** A window cut by windowUnordered, with how many rows came after the cursor (windowCarried needs it). */
+export interface CutWindow<K> extends Window<K> {
+  /** Rows after the cursor, the page's among them. */
+  after: number;
+}
+
 /**
  * The window windowOrdered cuts from the rows once sorted, taken from the rows
  * in any order without sorting them: the rows after the cursor are counted and
@@ -93,21 +99,74 @@ export function windowOrdered<T>(keyed: readonly Keyed<T>[], request: WindowRequ
  * so the two agree row for row. The page holds the keyed entries themselves,
  * so a caller can carry more than the row in them.
  */
-export function windowUnordered<K extends { key: unknown[] }>(keyed: readonly K[], request: WindowRequest): Window<K> {
+export function windowUnordered<K extends { key: unknown[] }>(keyed: readonly K[], request: WindowRequest): CutWindow<K> {
   const { order, skip, pageSize } = request;
-  const after = request.cursor?.after;
-  const cut = after && after.length === order.length ? after : undefined;
+  const cut = cutOf(request);
   const first = new TopK(Math.min(skip + pageSize, keyed.length), (a, b) => compareKeys(keyed[a]!.key, keyed[b]!.key, order) || a - b);
-  let remaining = 0;
+  let after = 0;
   for (let i = 0; i < keyed.length; i++) {
     if (cut && compareKeys(keyed[i]!.key, cut, order) <= 0) continue;
-    remaining++;
+    after++;
     first.offer(i);
   }
-  const page = first.sorted().slice(skip).map((i) => keyed[i]!);
-  const skipped = (request.cursor?.skipped ?? 0) + skip;
-  const window: Window<K> = { page, total: keyed.length, skipped };
-  if (skip + pageSize < remaining && page.length > 0) {
+  return cutWindow(first.sorted().slice(skip).map((i) => keyed[i]!), keyed.length, after, request);
+}
+
+/**
+ * How the rows a window was cut from changed since: the entries of rows gone or changed (`removed`,
+ * as they were), those of rows new or changed (`added`, as they are now), and, for an entry of a row
+ * still there as it was, its entry now (undefined for a removed one).
+ */
+export interface RowsChanged<K> {
+  removed: readonly K[];
+  added: readonly K[];
+  now(entry: K): K | undefined;
+}
+
+/**
+ * The window windowUnordered would cut now, from the one it cut before the rows changed (`earlier`,
+ * for the same request) and the change, without looking at the rows that stayed: a list polled while
+ * it changes in a row or two costs those rows, not a thousand comparisons.
+ *
+ * It holds because every row after the cursor that the earlier page left out comes after the page's
+ * last row: so long as none of the page's rows went, the page now is the first of the earlier page
+ * and the rows added. Undefined when a row of the earlier page was removed (the row after it is not
+ * known), or when the request skips (the rows skipped were not kept): windowUnordered then cuts it.
+ * Entries are ordered by key, then by their row's place (`at`), as windowUnordered orders them.
+ */
+export function windowCarried<K extends { key: unknown[]; at: number }>(earlier: CutWindow<K>, changed: RowsChanged<K>, total: number, request: WindowRequest): CutWindow<K> | undefined {
+  if (request.skip !== 0) return undefined;
+  const { order } = request;
+  const cut = cutOf(request);
+  const candidates: K[] = [];
+  for (const entry of earlier.page) {
+    const now = changed.now(entry);
+    if (now === undefined) return undefined;
+    candidates.push(now);
+  }
+  let after = earlier.after;
+  for (const entry of changed.removed) if (!cut || compareKeys(entry.key, cut, order) > 0) after--;
+  for (const entry of changed.added) {
+    if (cut && compareKeys(entry.key, cut, order) <= 0) continue;
+    after++;
+    candidates.push(entry);
+  }
+  const first = new TopK(Math.min(request.pageSize, candidates.length), (a, b) => compareKeys(candidates[a]!.key, candidates[b]!.key, order) || candidates[a]!.at - candidates[b]!.at);
+  for (let i = 0; i < candidates.length; i++) first.offer(i);
+  return cutWindow(first.sorted().map((i) => candidates[i]!), total, after, request);
+}
+
+/** The cursor's key, when it is one for this order. */
+function cutOf(request: WindowRequest): readonly unknown[] | undefined {
+  const after = request.cursor?.after;
+  return after && after.length === request.order.length ? after : undefined;
+}
+
+/** A window of `page`, the rows after the cursor having been `after` of `total`. */
+function cutWindow<K extends { key: unknown[] }>(page: K[], total: number, after: number, request: WindowRequest): CutWindow<K> {
+  const skipped = (request.cursor?.skipped ?? 0) + request.skip;
+  const window: CutWindow<K> = { page, total, skipped, after };
+  if (request.skip + request.pageSize < after && page.length > 0) {
     window.next = { after: page[page.length - 1]!.key, skipped };
   }
   return window;

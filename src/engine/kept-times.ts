@@ -130,13 +130,16 @@ export class KeptTimes {
     await this.#store.forget(mapping.name, uid);
   }
 
-  /** After a complete v1 list: records of resources v1 no longer has are dropped (now and then, not on every list). */
-  async sweep(mapping: ResourceMapping, present: readonly string[]): Promise<void> {
+  /**
+   * After a complete v1 list: records of resources v1 no longer has are dropped (now and then, not on
+   * every list). `present` lists the uids v1 has; it is called only when a sweep is due.
+   */
+  async sweep(mapping: ResourceMapping, present: () => readonly string[]): Promise<void> {
     if (!this.#store || keptFields(mapping).length === 0) return;
     const now = this.#now();
     if (now - (this.#lastSweep.get(mapping.name) ?? 0) < SWEEP_INTERVAL_MS) return;
     this.#lastSweep.set(mapping.name, now);
-    await this.#store.sweep(mapping.name, present);
+    await this.#store.sweep(mapping.name, present());
     // What was swept is gone from v1, so nothing asks for it again; the cache needs no pass of its own.
   }
 }

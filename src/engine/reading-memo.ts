@@ -6,6 +6,7 @@
  *
  * Kept values are shared by every request that gets the reading: their users read them, never change them.
  */
+import type { RowsChanged } from '../aip/list-window.ts';
 import type { ScannedRows } from '../v1/list-body.ts';
 
 /** Values kept per reading: for a query or two, the rows lacking kept times, the matching rows and a page. */
@@ -63,4 +64,42 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
   while (k < before.length && before[k]!.at < from) k++;
   for (; k < before.length; k++) entries.push(earlier.shift === 0 ? before[k]! : moved(before[k]!, before[k]!.at + earlier.shift));
   return entries;
+}
+
+/**
+ * For a reading made from an earlier one: the value kept for the earlier one under `key`, and what
+ * became of the entries kept for it under `entriesKey` (list-window.ts, RowsChanged), given this
+ * reading's `entries` under that key: in row order, one or none a row, each carrying its row's index,
+ * as carriedOver makes them. Undefined when the reading was not made so, or either was not kept.
+ */
+export function sinceEarlier<V, E extends { at: number }>(rows: ScannedRows, key: string, entriesKey: string, entries: readonly E[]): { value: V; changed: RowsChanged<E> } | undefined {
+  const earlier = rows.earlier;
+  const value = earlier && keptValue<V>(earlier.rows, key);
+  const before = earlier && keptValue<readonly E[]>(earlier.rows, entriesKey);
+  if (!earlier || value === undefined || !before) return undefined;
+  // Earlier rows from `from` on are this reading's from `tail` on, `shift` places along.
+  const from = earlier.tail - earlier.shift;
+  const changed: RowsChanged<E> = {
+    removed: before.slice(firstAt(before, earlier.same), firstAt(before, from)),
+    added: entries.slice(firstAt(entries, earlier.same), firstAt(entries, earlier.tail)),
+    now(entry) {
+      const at = entry.at < earlier.same ? entry.at : entry.at >= from ? entry.at + earlier.shift : -1;
+      if (at < 0) return undefined;
+      const found = entries[firstAt(entries, at)];
+      return found?.at === at ? found : undefined;
+    },
+  };
+  return { value, changed };
+}
+
+/** Binary search over entries in row order: the index of the first one at row `at` or after it. */
+function firstAt(entries: readonly { at: number }[], at: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.at < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -6,7 +6,7 @@
 import { ApiError, invalidField, notFound } from '../aip/errors.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
 import { ownValue } from '../aip/names.ts';
-import { sortKey, windowOrdered, windowUnordered, type Keyed, type ReadField } from '../aip/list-window.ts';
+import { sortKey, windowCarried, windowOrdered, windowUnordered, type CutWindow, type Keyed, type ReadField } from '../aip/list-window.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import type { PageCursor } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
@@ -17,7 +17,7 @@ import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
-import { carriedOver, isKept, keptValue, keptWith } from './reading-memo.ts';
+import { carriedOver, isKept, keptValue, keptWith, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -92,7 +92,8 @@ export class V1Backend implements BackendPort {
     const paths = [...filters.fields, ...order.map((k) => k.field)];
     // Each row is read only as far as filters and order need; the page's rows alone are read whole, and rendered.
     const { rows: all, whole, reading } = await this.#listScanned(mapping, filters.v1Query, ctx, listMembers(mapping, paths, uidKey));
-    if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, all.map((r) => String(r[uidKey])));
+    // The uids are listed only when a sweep is due (once a minute at most), not for every page.
+    if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, () => all.map((r) => String(r[uidKey])));
     // A reading v1 gave before (byte for byte, list-scan-memo.ts) keeps what was worked out from its rows alone.
     const lackingKey = `lacking\0${mapping.name}`;
     const lacking = reading ? keptWith(reading, lackingKey, () => {
@@ -127,10 +128,15 @@ export class V1Backend implements BackendPort {
       for (let at = 0; at < all.length; at++) match(at, matching);
       return matching;
     });
+    const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
+    const windowRequest = { order, pageSize: params.pageSize, skip: params.skip, cursor };
+    const window = derive(windowKey, () => {
+      // Made from an earlier reading that cut this window: only the rows read anew are weighed against its page.
+      const since = memo && sinceEarlier<CutWindow<ListedRow>, ListedRow>(memo, windowKey, keyedKey, keyed);
+      return (since && windowCarried(since.value, since.changed, keyed.length, windowRequest)) ?? windowUnordered(keyed, windowRequest);
+    });
     // What this reading could take over from the one it was made from is taken: that one may go.
     reading?.forgetEarlier();
-    const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
-    const window = derive(windowKey, () => windowUnordered(keyed, { order, pageSize: params.pageSize, skip: params.skip, cursor }));
     // Kept in v1's order; the walk's first later page sorts it (a copy, when kept with the reading).
     if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, callerOf(ctx), keyed, order, memo !== undefined);
     const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { compareKeys, sortKey, windowRows, windowUnordered, type Keyed, type ReadField, type Window } from '../../src/aip/list-window.ts';
+import { compareKeys, sortKey, windowCarried, windowRows, windowUnordered, type CutWindow, type Keyed, type ReadField, type RowsChanged, type Window } from '../../src/aip/list-window.ts';
 import { parseOrderBy, type OrderKey } from '../../src/aip/order-by.ts';
 import { PageTokenCodec, pageTokenKey, type PageCursor } from '../../src/aip/page-token.ts';
 import { ORDER_BY_NAME_AND_TIME } from '../../mappings/common.ts';
@@ -325,7 +325,7 @@ describe('windowUnordered: the same window as sorting first, without sorting eve
   const keyedRows = (rows: readonly Row[], orderKeys: readonly OrderKey[]): Keyed<Row>[] => rows.map((row) => ({ row, key: sortKey(row, orderKeys, read) }));
   /** windowUnordered's page as rows, to compare with windowRows (the sort-first oracle). */
   const unordered = (rows: readonly Row[], request: Parameters<typeof windowRows<Row>>[1]): Window<Row> => {
-    const w = windowUnordered(keyedRows(rows, request.order), request);
+    const { after: _after, ...w } = windowUnordered(keyedRows(rows, request.order), request);
     return { ...w, page: w.page.map((k) => k.row) };
   };
 
@@ -391,6 +391,106 @@ describe('windowUnordered: the same window as sorting first, without sorting eve
       const cursor = at && rand() < 0.7 ? { after: sortKey(at, orderKeys, read), skipped: 1 } : undefined;
       const request = { order: orderKeys, pageSize, skip, cursor };
       expect(unordered(rows, request), `seed ${seed}`).toEqual(windowRows(rows, request, read));
+      // `after` counts every row after the cursor, skipped or paged or not.
+      const after = windowRows(rows, { order: orderKeys, pageSize: 10_000, skip: 0, cursor }, read).page.length;
+      expect(windowUnordered(keyedRows(rows, orderKeys), request).after, `seed ${seed}`).toBe(after);
     }
+  });
+});
+
+describe('windowCarried: the window after some rows changed, from the window before', () => {
+  type Entry = Keyed<Row> & { at: number };
+  const NAMES = ['alpha', 'bravo', null, 'Alpha', 'b'];
+  const ORDERS = ['name', 'name desc', 'uid', 'uid desc', 'created_at desc', 'name desc, created_at'];
+
+  function randomRow(rand: () => number, i: number): Row {
+    const row: Row = { uid: `u${String(Math.floor(rand() * 60)).padStart(2, '0')}-${i % 3}` };
+    const name = NAMES[Math.floor(rand() * NAMES.length)];
+    if (name !== null || rand() < 0.5) row.name = name;
+    if (rand() < 0.8) row.createTime = `2024-01-0${1 + Math.floor(rand() * 3)}T00:00:00.000Z`;
+    return row;
+  }
+
+  /** The entries of the rows that match (a filter drops about one in five), in row order, as a List keeps them. */
+  function entriesOf(rows: readonly Row[], orderKeys: readonly OrderKey[], matches: (row: Row) => boolean): Entry[] {
+    const entries: Entry[] = [];
+    rows.forEach((row, at) => {
+      if (matches(row)) entries.push({ row, key: sortKey(row, orderKeys, read), at });
+    });
+    return entries;
+  }
+
+  /** `rows` with `count` rows from `same` replaced by `added`, and what became of the earlier entries. */
+  function change(before: readonly Entry[], after: readonly Entry[], same: number, count: number, added: number): RowsChanged<Entry> {
+    const shift = added - count;
+    const byAt = new Map(after.map((entry) => [entry.at, entry]));
+    return {
+      removed: before.filter((e) => e.at >= same && e.at < same + count),
+      added: after.filter((e) => e.at >= same && e.at < same + added),
+      now: (e) => (e.at < same ? byAt.get(e.at) : e.at >= same + count ? byAt.get(e.at + shift) : undefined),
+    };
+  }
+
+  it('equals windowUnordered over the changed rows, change after change, for 1,000 seeded lists, whenever it answers', () => {
+    let answered = 0;
+    let declined = 0;
+    for (let seed = 1; seed <= 1000; seed++) {
+      const rand = prng(seed);
+      const orderKeys = order(ORDERS[seed % ORDERS.length]);
+      const matches = (row: Row): boolean => !row.uid.startsWith('u1');
+      let rows: Row[] = Array.from({ length: Math.floor(rand() * 60) }, (_, i) => randomRow(rand, i));
+      const pageSize = 1 + Math.floor(rand() * 12);
+      const skip = rand() < 0.1 ? 1 + Math.floor(rand() * 5) : 0;
+      const at = rows[Math.floor(rand() * rows.length)];
+      const cursor = at && rand() < 0.5 ? { after: sortKey(at, orderKeys, read), skipped: 2 } : undefined;
+      const request = { order: orderKeys, pageSize, skip, cursor };
+      let entries = entriesOf(rows, orderKeys, matches);
+      let window: CutWindow<Entry> = windowUnordered(entries, request);
+      for (let step = 0; step < 4; step++) {
+        const same = Math.floor(rand() * (rows.length + 1));
+        const count = Math.min(rows.length - same, Math.floor(rand() * 3));
+        const fresh = Array.from({ length: Math.floor(rand() * 3) }, (_, i) => randomRow(rand, 100 + step * 10 + i));
+        const next = [...rows.slice(0, same), ...fresh, ...rows.slice(same + count)];
+        const nextEntries = entriesOf(next, orderKeys, matches);
+        const expected = windowUnordered(nextEntries, request);
+        const carried = windowCarried(window, change(entries, nextEntries, same, count, fresh.length), nextEntries.length, request);
+        if (carried) {
+          answered++;
+          expect(carried, `seed ${seed}, step ${step}`).toEqual(expected);
+        } else {
+          declined++;
+          // It declines only when it must: the request skips, or a row of the earlier page went.
+          const gone = window.page.some((e) => e.at >= same && e.at < same + count);
+          expect(skip > 0 || gone, `seed ${seed}, step ${step}: declined without cause`).toBe(true);
+        }
+        rows = next;
+        entries = nextEntries;
+        window = carried ?? expected;
+      }
+    }
+    // Most changes miss the page: the carried window is the common case, not the exception.
+    expect(answered).toBeGreaterThan(declined * 2);
+  });
+
+  it('a row of the earlier page changed: declines, since the row after the page is not known', () => {
+    const entries = entriesOf(ROWS, order('name'), () => true);
+    const earlier = windowUnordered(entries, { order: order('name'), pageSize: 3, skip: 0 });
+    const first = earlier.page[0]!.at;
+    const changed = change(entries, entries, first, 1, 1);
+    expect(windowCarried(earlier, changed, entries.length, { order: order('name'), pageSize: 3, skip: 0 })).toBeUndefined();
+  });
+
+  it('a row added ahead of the page moves into it, and the last row of the page moves out', () => {
+    const request = { order: order('name'), pageSize: 3, skip: 0 };
+    const entries = entriesOf(ROWS, order('name'), () => true);
+    const earlier = windowUnordered(entries, request);
+    expect(uids(earlier.page.map((e) => e.row))).toEqual(['u03', 'u05', 'u12']);
+    const rows = [...ROWS, { uid: 'u00', name: 'alpha' }];
+    const now = entriesOf(rows, order('name'), () => true);
+    const carried = windowCarried(earlier, change(entries, now, ROWS.length, 0, 1), now.length, request)!;
+    expect(uids(carried.page.map((e) => e.row))).toEqual(['u00', 'u03', 'u05']);
+    expect(carried.total).toBe(13);
+    expect(carried.after).toBe(13);
+    expect(carried.next).toEqual({ after: ['alpha', 'u05'], skipped: 0 });
   });
 });

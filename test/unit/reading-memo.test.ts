@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { carriedOver, keptWith, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
+import { carriedOver, keptWith, sinceEarlier, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
+import { parseOrderBy } from '../../src/aip/order-by.ts';
+import { windowCarried, windowUnordered } from '../../src/aip/list-window.ts';
 import { readListAnswer, rereadListAnswer, type ScannedRows } from '../../src/v1/list-body.ts';
 import { prng } from '../support/prng.ts';
 
@@ -69,5 +71,69 @@ describe('carriedOver', () => {
     expect(carriedOver(first.items, 'ids', () => {}, (e: { at: number }) => e)).toBeUndefined();
     const second = rereadListAnswer(bytes, first, Buffer.from(JSON.stringify({ items: [{ id: 'a' }, { id: 'c' }] })), ['id']) as { items: ScannedRows };
     expect(carriedOver(second.items, 'not kept', () => {}, (e: { at: number }) => e)).toBeUndefined();
+  });
+});
+
+describe('sinceEarlier', () => {
+  type Entry = { id: string; key: unknown[]; at: number };
+  /** Entries for the rows of a reading: every row whose id is not odd-looking, keyed by id, with its index. */
+  const entriesOf = (partial: Array<Record<string, unknown>>): Entry[] =>
+    partial.flatMap((row, at) => (String(row.id).endsWith('x') ? [] : [{ id: String(row.id), key: [String(row.id)], at }]));
+  const order = parseOrderBy(undefined, { fields: [] });
+
+  it('splits the earlier entries into those still there (each with its entry now) and those removed, and finds those added (seeded)', () => {
+    let changed = 0;
+    let carried = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const next = prng(seed);
+      const row = () => ({ id: `${String(Math.floor(next() * 1e6)).padStart(6, '0')}${next() < 0.3 ? 'x' : ''}` });
+      const rows = Array.from({ length: Math.floor(next() * 40) }, row);
+      const edited = [...rows];
+      for (let edits = 1 + Math.floor(next() * 2); edits > 0; edits--) {
+        const at = Math.floor(next() * (edited.length + 1));
+        const edit = Math.floor(next() * 3);
+        if (edit === 0 && at < edited.length) edited[at] = row();
+        else if (edit === 1) edited.splice(at, 0, row());
+        else if (at < edited.length) edited.splice(at, 1);
+      }
+      const bytes = Buffer.from(JSON.stringify({ items: rows }));
+      const before = readListAnswer(bytes, ['id']) as { items: ScannedRows };
+      const after = rereadListAnswer(bytes, before, Buffer.from(JSON.stringify({ items: edited })), ['id']) as { items: ScannedRows } | undefined;
+      if (!after) continue;
+      const earlierEntries = keptWith(before.items, 'keyed', () => entriesOf(before.items.partial));
+      const request = { order, pageSize: 1 + Math.floor(next() * 8), skip: 0 };
+      keptWith(before.items, 'window', () => windowUnordered(earlierEntries, request));
+      const entries = entriesOf(after.items.partial);
+      const since = sinceEarlier<ReturnType<typeof windowUnordered<Entry>>, Entry>(after.items, 'window', 'keyed', entries)!;
+      expect(since, `seed ${seed}`).toBeDefined();
+      const { removed, added, now } = since.changed;
+      // Every earlier entry is either still there, as the same row, or removed; never both.
+      const kept = earlierEntries.filter((e) => now(e) !== undefined);
+      for (const e of kept) expect(now(e)!.id, `seed ${seed}`).toBe(e.id);
+      expect(kept.length + removed.length, `seed ${seed}`).toBe(earlierEntries.length);
+      for (const e of removed) expect(now(e), `seed ${seed}`).toBeUndefined();
+      // The entries now are those still there and those added, each once, in row order.
+      expect([...kept.map((e) => now(e)!), ...added].sort((a, b) => a.at - b.at), `seed ${seed}`).toEqual(entries);
+      if (removed.length + added.length > 0) changed++;
+      // And the window cut from the earlier one is the one cut afresh.
+      const window = windowCarried(since.value, since.changed, entries.length, request);
+      if (window) {
+        carried++;
+        expect(window, `seed ${seed}`).toEqual(windowUnordered(entries, request));
+      }
+    }
+    expect(changed).toBeGreaterThan(150);
+    expect(carried).toBeGreaterThan(100);
+  });
+
+  it('gives nothing for a reading not made from an earlier one, or when the earlier one kept nothing under either key', () => {
+    const bytes = Buffer.from(JSON.stringify({ items: [{ id: 'a' }, { id: 'b' }] }));
+    const first = readListAnswer(bytes, ['id']) as { items: ScannedRows };
+    expect(sinceEarlier(first.items, 'window', 'keyed', [])).toBeUndefined();
+    keptWith(first.items, 'keyed', () => entriesOf(first.items.partial));
+    const second = rereadListAnswer(bytes, first, Buffer.from(JSON.stringify({ items: [{ id: 'a' }, { id: 'c' }] })), ['id']) as { items: ScannedRows };
+    expect(sinceEarlier(second.items, 'window', 'keyed', [])).toBeUndefined();
+    keptWith(first.items, 'window', () => windowUnordered(entriesOf(first.items.partial), { order, pageSize: 1, skip: 0 }));
+    expect(sinceEarlier(second.items, 'window', 'keyed', entriesOf(second.items.partial))).toBeDefined();
   });
 });
