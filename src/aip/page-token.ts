@@ -8,7 +8,7 @@
  * issued. It is self-contained, so any replica holding the same key can serve
  * the next page.
  */
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, randomFillSync, type KeyObject } from 'node:crypto';
 import { invalidField } from './errors.ts';
 
 export const PAGE_TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
@@ -18,6 +18,25 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_TOKEN_CHARS = 4096;
 const AAD = Buffer.from('v2gw/page-token/v1');
+const VERSION_BYTE = Buffer.of(VERSION);
+
+/**
+ * IVs cut from random bytes drawn 4 KiB at a time: one call into the CSPRNG per 341 tokens rather than
+ * one per token, which was ~1% of a List page. Each IV is still 96 bits of its own, used once.
+ */
+class IvPool {
+  readonly #bytes = Buffer.alloc(IV_BYTES * 341);
+  #at = this.#bytes.length;
+
+  /** The next IV: a view valid until the next call, so it is used at once. */
+  next(): Buffer {
+    if (this.#at + IV_BYTES > this.#bytes.length) {
+      randomFillSync(this.#bytes);
+      this.#at = 0;
+    }
+    return this.#bytes.subarray(this.#at, (this.#at += IV_BYTES));
+  }
+}
 
 export interface PageCursor {
   /** Sort-key values of the last row served, in order-by order, uid last. */
@@ -60,6 +79,7 @@ export class PageTokenCodec {
   readonly #key: KeyObject;
   readonly #ttlMs: number;
   readonly #now: () => number;
+  readonly #ivs = new IvPool();
 
   constructor(key: Buffer, options: { ttlMs?: number; now?: () => number } = {}) {
     if (key.length !== 32) throw new Error('page token key must be 32 bytes');
@@ -70,11 +90,11 @@ export class PageTokenCodec {
 
   seal(fingerprint: string, cursor: PageCursor): string {
     const payload: Payload = { f: fingerprint, a: cursor.after, s: cursor.skipped, t: this.#now() };
-    const iv = randomBytes(IV_BYTES);
+    const iv = this.#ivs.next();
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
     cipher.setAAD(AAD);
-    const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
-    return Buffer.concat([Buffer.of(VERSION), iv, body, cipher.getAuthTag()]).toString('base64url');
+    // In order: the tag is known once final() has run.
+    return Buffer.concat([VERSION_BYTE, iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64url');
   }
 
   /**

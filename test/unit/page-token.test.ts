@@ -52,6 +52,15 @@ describe('PageTokenCodec round trip', () => {
     expect(codec.open(t2, FP)).toEqual(CURSOR);
   });
 
+  it('never uses an IV twice, across the refills of its pool of random bytes', () => {
+    const codec = new PageTokenCodec(KEY_A);
+    const tokens = Array.from({ length: 1200 }, () => codec.seal(FP, CURSOR));
+    // Bytes 1-12 of a token are its IV (after the version byte).
+    const ivs = new Set(tokens.map((t) => Buffer.from(t, 'base64url').subarray(1, 13).toString('hex')));
+    expect(ivs.size).toBe(tokens.length);
+    for (const token of [tokens[0]!, tokens[340]!, tokens[341]!, tokens[1199]!]) expect(codec.open(token, FP)).toEqual(CURSOR);
+  });
+
   it('is self-contained: another codec holding the same key opens it (another replica)', () => {
     const token = new PageTokenCodec(pageTokenKey('replica secret 123')).seal(FP, CURSOR);
     expect(new PageTokenCodec(pageTokenKey('replica secret 123')).open(token, FP)).toEqual(CURSOR);
