@@ -55,14 +55,17 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
   const earlier = rows.earlier;
   const before = earlier && keptValue<E[]>(earlier.rows, key);
   if (!earlier || !before) return undefined;
-  const entries: E[] = [];
-  let k = 0;
-  for (; k < before.length && before[k]!.at < earlier.same; k++) entries.push(before[k]!);
-  for (let at = earlier.same; at < earlier.tail; at++) make(at, entries);
-  // The earlier index of the first row taken over at the end.
-  const from = earlier.tail - earlier.shift;
-  while (k < before.length && before[k]!.at < from) k++;
-  for (; k < before.length; k++) entries.push(earlier.shift === 0 ? before[k]! : moved(before[k]!, before[k]!.at + earlier.shift));
+  const made: E[] = [];
+  for (let at = earlier.same; at < earlier.tail; at++) make(at, made);
+  // The earlier entries with those of the rows read anew swapped in, written into one array of the
+  // final size: not grown entry by entry to a thousand when a row or two changed.
+  const first = firstAt(before, earlier.same);
+  const last = firstAt(before, earlier.tail - earlier.shift);
+  const entries = new Array<E>(first + made.length + before.length - last);
+  let i = 0;
+  for (let k = 0; k < first; k++) entries[i++] = before[k]!;
+  for (const entry of made) entries[i++] = entry;
+  for (let k = last; k < before.length; k++) entries[i++] = earlier.shift === 0 ? before[k]! : moved(before[k]!, before[k]!.at + earlier.shift);
   return entries;
 }
 

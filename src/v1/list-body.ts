@@ -118,42 +118,67 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
   // The rows wholly before the first difference are the earlier rows, where they were.
   let kept = 0;
   while (kept < count && spans[2 * kept + 1]! <= prefix) kept++;
-  const partial = rows.partial.slice(0, kept);
-  const newSpans = spans.slice(0, 2 * kept);
+  // The rows read anew, between the earlier rows kept at either end.
+  const fresh: Json[] = [];
+  const freshSpans: number[] = [];
   const b = new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
   try {
     let i = kept === 0 ? skipSpace(b, rows.open + 1) : separator(b, spans[2 * kept - 1]!, CLOSE_BRACKET);
     if (kept === 0 && b[i] === CLOSE_BRACKET) i = ~i;
-    // The earlier row a new row lines up with (after the shift), once within the common end.
+    // The earlier row a new row lines up with (after the shift), once within the common end: from
+    // there on the bytes are the earlier answer's, its remaining rows moved by the shift.
     let next = kept;
-    // Where the rows taken over at the end begin among the new rows; -1 until they do.
-    let tail = -1;
+    let aligned = false;
     while (i >= 0) {
       while (next < count && spans[2 * next]! + shift < i) next++;
       if (next < count && spans[2 * next]! + shift === i && spans[2 * next]! >= old.length - suffix) {
-        // From here on the bytes are the earlier answer's: its remaining rows, moved by the shift.
-        tail = partial.length;
-        for (let k = next; k < count; k++) {
-          partial.push(rows.partial[k]!);
-          newSpans.push(spans[2 * k]! + shift, spans[2 * k + 1]! + shift);
-        }
+        aligned = true;
         break;
       }
       if (b[i] !== OPEN_BRACE) return undefined;
-      i = separator(b, scanRow(b, text, i, wanted, partial, newSpans), CLOSE_BRACKET);
+      i = separator(b, scanRow(b, text, i, wanted, fresh, freshSpans), CLOSE_BRACKET);
     }
-    if (tail < 0) {
+    if (!aligned) {
       // The array ended among the rows read afresh: what follows it must be the earlier answer's end,
-      // and the tail is empty, standing where the earlier rows end.
+      // and no earlier row is taken over at the end.
       if (~i + 1 !== rows.close + shift) return undefined;
-      tail = partial.length;
       next = count;
     }
+    const { partial, spans: newSpans } = splicedRows(rows, kept, next, fresh, freshSpans, shift);
+    const tail = kept + fresh.length;
     const carried = { rows, same: kept, tail, shift: tail - next };
     return withRows(earlier as Json, new ScannedRows(text, partial, newSpans, rows.open, rows.close + shift, carried));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The earlier rows before `kept` and from `next` on (their spans moved by `shift` bytes), with the
+ * rows read anew between, written into arrays of their final size: a thousand rows of which one
+ * changed are copied once, not grown row by row.
+ */
+function splicedRows(rows: ScannedRows, kept: number, next: number, fresh: readonly Json[], freshSpans: readonly number[], shift: number): { partial: Json[]; spans: number[] } {
+  const count = rows.partial.length;
+  const partial = new Array<Json>(kept + fresh.length + count - next);
+  const spans = new Array<number>(2 * partial.length);
+  let r = 0;
+  for (let k = 0; k < kept; k++, r++) {
+    partial[r] = rows.partial[k]!;
+    spans[2 * r] = rows.spans[2 * k]!;
+    spans[2 * r + 1] = rows.spans[2 * k + 1]!;
+  }
+  for (let k = 0; k < fresh.length; k++, r++) {
+    partial[r] = fresh[k]!;
+    spans[2 * r] = freshSpans[2 * k]!;
+    spans[2 * r + 1] = freshSpans[2 * k + 1]!;
+  }
+  for (let k = next; k < count; k++, r++) {
+    partial[r] = rows.partial[k]!;
+    spans[2 * r] = rows.spans[2 * k]! + shift;
+    spans[2 * r + 1] = rows.spans[2 * k + 1]! + shift;
+  }
+  return { partial, spans };
 }
 
 /** The answer's members as they were, its rows replaced (a new object: readings are never changed). */
