@@ -37,7 +37,7 @@ interface Walk {
   rows: Keyed<string>[];
   /** The order the rows are still to be put in; absent once they are in it. */
   unsorted?: readonly OrderKey[] | undefined;
-  /** The shared rows `rows` copies (see set), to know a walk set again from them. */
+  /** The shared rows the walk was set from (see set): copied before they are sorted, and known when set again. */
   source?: readonly Keyed<string>[] | undefined;
   /** Its size in the cache's budget, worked out once. */
   bytes: number;
@@ -65,7 +65,8 @@ export class WalkCache {
     const walk = this.#walks.get(key(resource, fingerprint, caller));
     this.#onLookup?.(walk !== undefined);
     if (walk?.unsorted) {
-      sortKeyed(walk.rows, walk.unsorted);
+      // Shared rows are copied before the sort, here rather than when kept: most walks end on their first page.
+      walk.rows = sortKeyed(walk.source ? walk.rows.slice() : walk.rows, walk.unsorted);
       walk.unsorted = undefined;
     }
     return walk?.rows;
@@ -74,8 +75,8 @@ export class WalkCache {
   /**
    * Keeps a walk's rows: in order, or (given `unsorted`) in any order, to be put in that order when first
    * read. `shared` rows (kept with a reading of v1's list, reading-memo.ts, and read by other requests)
-   * are copied, since the walk sorts its own; set again from the same shared rows, the walk kept is the
-   * same walk, its time started again, with no second copy.
+   * are copied before that sort, since the walk sorts its own; set again from the same shared rows, the
+   * walk kept is the same walk, its time started again.
    */
   set(resource: string, fingerprint: string, caller: string, rows: Keyed<string>[], unsorted?: readonly OrderKey[], shared = false): void {
     if (!this.#walks) return;
@@ -84,7 +85,7 @@ export class WalkCache {
     const walk: Walk =
       kept !== undefined && kept.source === rows
         ? kept
-        : { rows: shared ? rows.slice() : rows, unsorted, source: shared ? rows : undefined, bytes: walkBytes(rows) };
+        : { rows, unsorted, source: shared ? rows : undefined, bytes: walkBytes(rows) };
     this.#walks.set(k, walk, { size: walk.bytes });
     if (this.#walks.has(k)) {
       const keys = this.#byResource.get(resource) ?? new Set<string>();
