@@ -69,6 +69,28 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
   return entries;
 }
 
+/** Rows' values kept per reading (rowValue): enough for a few pages, not every row of a long list. */
+const ROWS_PER_READING = 256;
+
+/**
+ * A value worked out from row `at` of a reading alone (say, the row rendered), made once and kept with
+ * the reading; for a reading made from an earlier one, a row taken over unchanged has the earlier
+ * reading's value for it. Up to ROWS_PER_READING rows a reading; past that, values are made and not kept.
+ */
+export function rowValue<V>(rows: ScannedRows, key: string, at: number, make: () => V): V {
+  const kept = keptWith(rows, key, () => new Map<number, V>());
+  let value = kept.get(at);
+  if (value !== undefined) return value;
+  const earlier = rows.earlier;
+  if (earlier) {
+    const was = at < earlier.same ? at : at >= earlier.tail ? at - earlier.shift : -1;
+    if (was >= 0) value = keptValue<Map<number, V>>(earlier.rows, key)?.get(was);
+  }
+  value ??= make();
+  if (kept.size < ROWS_PER_READING) kept.set(at, value);
+  return value;
+}
+
 /**
  * For a reading made from an earlier one: the value kept for the earlier one under `key`, and what
  * became of the entries kept for it under `entriesKey` (list-window.ts, RowsChanged), given this

@@ -17,7 +17,7 @@ import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
-import { carriedOver, isKept, keptValue, keptWith, sinceEarlier } from './reading-memo.ts';
+import { carriedOver, isKept, keptValue, keptWith, rowValue, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -135,12 +135,21 @@ export class V1Backend implements BackendPort {
       const since = memo && sinceEarlier<CutWindow<ListedRow>, ListedRow>(memo, windowKey, keyedKey, keyed);
       return (since && windowCarried(since.value, since.changed, keyed.length, windowRequest)) ?? windowUnordered(keyed, windowRequest);
     });
-    // What this reading could take over from the one it was made from is taken: that one may go.
-    reading?.forgetEarlier();
     // Kept in v1's order; the walk's first later page sorts it (a copy, when kept with the reading).
     if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, callerOf(ctx), keyed, order, memo !== undefined);
-    const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
-    const page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
+    let page: Json[];
+    if (memo && lacking.length === 0 && !needsHydration(mapping)) {
+      // Rows that render from their bytes alone (no reference to look up, no kept time to set) are
+      // rendered once a reading, and taken over by a reading made from it: a page asked for again, or
+      // cut again from a list changed elsewhere, renders only the rows it has not rendered before.
+      const renderedKey = `rendered\0${mapping.name}`;
+      page = window.page.map((row) => rowValue(memo, renderedKey, row.at, () => renderV2(mapping.fields, whole(row.at))));
+    } else {
+      const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
+      page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
+    }
+    // What this reading could take over from the one it was made from is taken: that one may go.
+    reading?.forgetEarlier();
 
     return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }

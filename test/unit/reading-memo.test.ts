@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriedOver, keptWith, sinceEarlier, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
+import { carriedOver, keptWith, rowValue, sinceEarlier, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
 import { parseOrderBy } from '../../src/aip/order-by.ts';
 import { windowCarried, windowUnordered } from '../../src/aip/list-window.ts';
 import { readListAnswer, rereadListAnswer, type ScannedRows } from '../../src/v1/list-body.ts';
@@ -135,5 +135,38 @@ describe('sinceEarlier', () => {
     expect(sinceEarlier(second.items, 'window', 'keyed', [])).toBeUndefined();
     keptWith(first.items, 'window', () => windowUnordered(entriesOf(first.items.partial), { order, pageSize: 1, skip: 0 }));
     expect(sinceEarlier(second.items, 'window', 'keyed', entriesOf(second.items.partial))).toBeDefined();
+  });
+});
+
+describe('rowValue', () => {
+  const rowsOf = (ids: string[]) => Buffer.from(JSON.stringify({ items: ids.map((id) => ({ id })) }));
+
+  it('makes a row\'s value once a reading, and a reading made from it takes over the values of the rows it took over unchanged', () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `row-${i}`);
+    const first = readListAnswer(rowsOf(ids), ['id']) as { items: ScannedRows };
+    const made: string[] = [];
+    const value = (rows: ScannedRows, at: number) => rowValue(rows, 'v', at, () => {
+      made.push(String(rows.partial[at]!.id));
+      return { id: rows.partial[at]!.id };
+    });
+    const before = Array.from({ length: 20 }, (_, at) => value(first.items, at));
+    expect(value(first.items, 7)).toBe(before[7]);
+    expect(made).toHaveLength(20);
+    // Row 5 renamed, and a row added after it: the rows after move one place along.
+    const changed = [...ids.slice(0, 5), 'row-5, renamed', 'row-new', ...ids.slice(6)];
+    const second = rereadListAnswer(rowsOf(ids), first, rowsOf(changed), ['id']) as { items: ScannedRows };
+    made.length = 0;
+    const after = Array.from({ length: changed.length }, (_, at) => value(second.items, at));
+    expect(made).toEqual(['row-5, renamed', 'row-new']);
+    expect(after.map((v) => v.id)).toEqual(changed);
+    expect(after[4]).toBe(before[4]);
+    expect(after[7]).toBe(before[6]);
+  });
+
+  it('keeps at most 256 rows a reading; past that it makes each value every time', () => {
+    const reading = readListAnswer(rowsOf(Array.from({ length: 300 }, (_, i) => `r${i}`)), ['id']) as { items: ScannedRows };
+    let made = 0;
+    for (let round = 0; round < 2; round++) for (let at = 0; at < 300; at++) rowValue(reading.items, 'v', at, () => ++made);
+    expect(made).toBe(300 + 44);
   });
 });
