@@ -69,26 +69,30 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
   return entries;
 }
 
-/** Rows' values kept per reading (rowValue): enough for a few pages, not every row of a long list. */
+/** Rows' values kept per reading (rowValues): enough for a few pages, not every row of a long list. */
 const ROWS_PER_READING = 256;
 
 /**
- * A value worked out from row `at` of a reading alone (say, the row rendered), made once and kept with
- * the reading; for a reading made from an earlier one, a row taken over unchanged has the earlier
- * reading's value for it. Up to ROWS_PER_READING rows a reading; past that, values are made and not kept.
+ * Values worked out from one row of a reading alone (say, the row rendered): `make(at)` for row `at`,
+ * made once and kept with the reading; for a reading made from an earlier one, a row taken over
+ * unchanged has the earlier reading's value for it. Up to ROWS_PER_READING rows a reading; past that,
+ * values are made and not kept. Asked once a request, then row by row.
  */
-export function rowValue<V>(rows: ScannedRows, key: string, at: number, make: () => V): V {
+export function rowValues<V>(rows: ScannedRows, key: string, make: (at: number) => V): (at: number) => V {
   const kept = keptWith(rows, key, () => new Map<number, V>());
-  let value = kept.get(at);
-  if (value !== undefined) return value;
   const earlier = rows.earlier;
-  if (earlier) {
-    const was = at < earlier.same ? at : at >= earlier.tail ? at - earlier.shift : -1;
-    if (was >= 0) value = keptValue<Map<number, V>>(earlier.rows, key)?.get(was);
-  }
-  value ??= make();
-  if (kept.size < ROWS_PER_READING) kept.set(at, value);
-  return value;
+  const before = earlier && keptValue<Map<number, V>>(earlier.rows, key);
+  return (at) => {
+    let value = kept.get(at);
+    if (value !== undefined) return value;
+    if (earlier && before) {
+      const was = at < earlier.same ? at : at >= earlier.tail ? at - earlier.shift : -1;
+      if (was >= 0) value = before.get(was);
+    }
+    value ??= make(at);
+    if (kept.size < ROWS_PER_READING) kept.set(at, value);
+    return value;
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import { jsonKind, unreadable, v1ListRows } from '../v1/errors.ts';
 import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
-import { carriedOver, isKept, keptValue, keptWith, rowValue, sinceEarlier } from './reading-memo.ts';
+import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
@@ -142,8 +142,8 @@ export class V1Backend implements BackendPort {
       // Rows that render from their bytes alone (no reference to look up, no kept time to set) are
       // rendered once a reading, and taken over by a reading made from it: a page asked for again, or
       // cut again from a list changed elsewhere, renders only the rows it has not rendered before.
-      const renderedKey = `rendered\0${mapping.name}`;
-      page = window.page.map((row) => rowValue(memo, renderedKey, row.at, () => renderV2(mapping.fields, whole(row.at))));
+      const rendered = rowValues(memo, `rendered\0${mapping.name}`, (at) => renderV2(mapping.fields, whole(at)));
+      page = window.page.map((row) => rendered(row.at));
     } else {
       const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
       page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriedOver, keptWith, rowValue, sinceEarlier, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
+import { carriedOver, keptWith, rowValues, sinceEarlier, VALUES_PER_READING } from '../../src/engine/reading-memo.ts';
 import { parseOrderBy } from '../../src/aip/order-by.ts';
 import { windowCarried, windowUnordered } from '../../src/aip/list-window.ts';
 import { readListAnswer, rereadListAnswer, type ScannedRows } from '../../src/v1/list-body.ts';
@@ -138,17 +138,17 @@ describe('sinceEarlier', () => {
   });
 });
 
-describe('rowValue', () => {
+describe('rowValues', () => {
   const rowsOf = (ids: string[]) => Buffer.from(JSON.stringify({ items: ids.map((id) => ({ id })) }));
 
   it('makes a row\'s value once a reading, and a reading made from it takes over the values of the rows it took over unchanged', () => {
     const ids = Array.from({ length: 20 }, (_, i) => `row-${i}`);
     const first = readListAnswer(rowsOf(ids), ['id']) as { items: ScannedRows };
     const made: string[] = [];
-    const value = (rows: ScannedRows, at: number) => rowValue(rows, 'v', at, () => {
-      made.push(String(rows.partial[at]!.id));
-      return { id: rows.partial[at]!.id };
-    });
+    const value = (rows: ScannedRows, at: number) => rowValues(rows, 'v', (i) => {
+      made.push(String(rows.partial[i]!.id));
+      return { id: rows.partial[i]!.id };
+    })(at);
     const before = Array.from({ length: 20 }, (_, at) => value(first.items, at));
     expect(value(first.items, 7)).toBe(before[7]);
     expect(made).toHaveLength(20);
@@ -166,7 +166,10 @@ describe('rowValue', () => {
   it('keeps at most 256 rows a reading; past that it makes each value every time', () => {
     const reading = readListAnswer(rowsOf(Array.from({ length: 300 }, (_, i) => `r${i}`)), ['id']) as { items: ScannedRows };
     let made = 0;
-    for (let round = 0; round < 2; round++) for (let at = 0; at < 300; at++) rowValue(reading.items, 'v', at, () => ++made);
+    for (let round = 0; round < 2; round++) {
+      const value = rowValues(reading.items, 'v', () => ++made);
+      for (let at = 0; at < 300; at++) value(at);
+    }
     expect(made).toBe(300 + 44);
   });
 });
