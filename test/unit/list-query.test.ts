@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { parseFilters } from '../../src/engine/list-query.ts';
+import { parseFilters, readListQuery } from '../../src/engine/list-query.ts';
+import { PageTokenCodec } from '../../src/aip/page-token.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';
 import repos from '../../mappings/repos.ts';
@@ -224,5 +225,42 @@ describe('parseFilters: Object.prototype names', () => {
     const f = parseFilters(groups, query);
     expect(f.canonical).toEqual({});
     expect(f.v1Query).toEqual({});
+  });
+});
+
+describe('readListQuery: a query read once per mapping, whatever its page token', () => {
+  const tokens = new PageTokenCodec(Buffer.alloc(32, 7));
+  const org = 'a'.repeat(40);
+
+  it('gives the same filters, order and fingerprint to the same query on every page, and reads each page\'s token', () => {
+    const first = readListQuery(groups, { 'uidp.children_of': org, order_by: 'name' }, tokens);
+    const token = tokens.seal(first.fingerprint, { after: ['x', 'y'], skipped: 0 });
+    const second = readListQuery(groups, { 'uidp.children_of': org, order_by: 'name', page_token: token }, tokens);
+    expect(second.filters).toBe(first.filters);
+    expect(second.order).toBe(first.order);
+    expect(second.fingerprint).toBe(first.fingerprint);
+    expect(first.cursor).toBeUndefined();
+    expect(second.cursor).toEqual({ after: ['x', 'y'], skipped: 0 });
+  });
+
+  it('reads a query that differs in any parameter, or for another mapping of the same name, on its own', () => {
+    const base = readListQuery(groups, { 'uidp.children_of': org }, tokens);
+    const other = readListQuery(groups, { 'uidp.children_of': 'b'.repeat(40) }, tokens);
+    expect(other.filters).not.toBe(base.filters);
+    expect(other.fingerprint).not.toBe(base.fingerprint);
+    expect(other.filters.v1Query).not.toEqual(base.filters.v1Query);
+    const twin = { ...groups, filters: {} };
+    const unfiltered = readListQuery(twin, { 'uidp.children_of': org }, tokens);
+    expect(unfiltered.filters.v1Query).toEqual({});
+    // A parameter that is not a filter still tells the queries apart (held apart, read alike).
+    expect(readListQuery(groups, { 'uidp.children_of': org, page_size: '5' }, tokens).filters).not.toBe(base.filters);
+  });
+
+  it('refuses a bad query every time (a refusal is not held), and reads a very long one every time', () => {
+    for (let i = 0; i < 2; i++) expect(() => readListQuery(groups, { 'uidp.children_of': 'not a uidp' }, tokens)).toThrow();
+    const ids = Array.from({ length: 200 }, (_, i) => `${org}/${String(i).padStart(16, '0')}`);
+    const long = readListQuery(groups, { 'uidp.ids': ids }, tokens);
+    expect(readListQuery(groups, { 'uidp.ids': ids }, tokens).filters).not.toBe(long.filters);
+    expect(readListQuery(groups, { 'uidp.ids': ids }, tokens).fingerprint).toBe(long.fingerprint);
   });
 });
