@@ -19,13 +19,15 @@ const TAG_BYTES = 16;
 const MAX_TOKEN_CHARS = 4096;
 const AAD = Buffer.from('v2gw/page-token/v1');
 const VERSION_BYTE = Buffer.of(VERSION);
+/** IVs a draw of random bytes makes: 4,092 bytes. */
+const IVS_PER_DRAW = 341;
 
 /**
  * IVs cut from random bytes drawn 4 KiB at a time: one call into the CSPRNG per 341 tokens rather than
  * one per token, which was ~1% of a List page. Each IV is still 96 bits of its own, used once.
  */
 class IvPool {
-  readonly #bytes = Buffer.alloc(IV_BYTES * 341);
+  readonly #bytes = Buffer.alloc(IV_BYTES * IVS_PER_DRAW);
   #at = this.#bytes.length;
 
   /** The next IV: a view valid until the next call, so it is used at once. */

@@ -153,7 +153,7 @@ type QueryShape = Pick<ListQuery, 'filters' | 'order' | 'fingerprint'>;
 /**
  * Queries read, per mapping, by their parameters less the page token: a List polled, or walked page by
  * page, is read and fingerprinted once (parsing filters and hashing them was ~12 KB and ~3% of a List
- * page). Readings are shared: their users never change them. A query longer than a few KB (a long
+ * page). They are shared: their users never change them. A query longer than a few KB (a long
  * `uidp.ids`) is read every time rather than held.
  */
 const SHAPES = new WeakMap<ResourceMapping, LRUCache<string, QueryShape>>();

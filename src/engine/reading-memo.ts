@@ -4,7 +4,8 @@
  * those rows alone, for the same query (which rows match, their sort keys, the page they make), holds
  * again and is not worked out twice. A reading nothing keeps is dropped, and all that was kept with it.
  *
- * Kept values are shared by every request that gets the reading: their users read them, never change them.
+ * Kept values are shared by every request that gets the reading: their users read them, never change them
+ * (rowValues' rows are only ever added to).
  */
 import type { RowsChanged } from '../aip/list-window.ts';
 import type { ScannedRows } from '../v1/list-body.ts';
