@@ -74,24 +74,27 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
 const ROWS_PER_READING = 256;
 
 /**
- * Values worked out from one row of a reading alone (say, the row rendered): `make(at)` for row `at`,
- * made once and kept with the reading; for a reading made from an earlier one, a row taken over
- * unchanged has the earlier reading's value for it. Up to ROWS_PER_READING rows a reading; past that,
- * values are made and not kept. Asked once a request, then row by row.
+ * Values worked out from one row of a reading (say, the row rendered): `make(at)` for row `at`, made
+ * once and kept with the reading, and used again while `fits` (what else it was made from is as it
+ * was); for a reading made from an earlier one, a row taken over unchanged has the earlier reading's
+ * value for it, if it fits. Up to ROWS_PER_READING rows a reading; past that, values are made and not
+ * kept. Asked once a request, then row by row.
  */
-export function rowValues<V>(rows: ScannedRows, key: string, make: (at: number) => V): (at: number) => V {
+export function rowValues<V>(rows: ScannedRows, key: string, make: (at: number) => V, fits: (value: V, at: number) => boolean = () => true): (at: number) => V {
   const kept = keptWith(rows, key, () => new Map<number, V>());
   const earlier = rows.earlier;
   const before = earlier && keptValue<Map<number, V>>(earlier.rows, key);
   return (at) => {
     let value = kept.get(at);
-    if (value !== undefined) return value;
+    if (value !== undefined && fits(value, at)) return value;
+    value = undefined;
     if (earlier && before) {
       const was = at < earlier.same ? at : at >= earlier.tail ? at - earlier.shift : -1;
-      if (was >= 0) value = before.get(was);
+      const carried = was >= 0 ? before.get(was) : undefined;
+      if (carried !== undefined && fits(carried, at)) value = carried;
     }
     value ??= make(at);
-    if (kept.size < ROWS_PER_READING) kept.set(at, value);
+    if (kept.size < ROWS_PER_READING || kept.has(at)) kept.set(at, value);
     return value;
   };
 }

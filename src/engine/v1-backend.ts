@@ -29,7 +29,7 @@ import type { ListQuery } from './list-query.ts';
 import type { FieldSpec, ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
-  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, v1MembersOf, v2PathReader, validationScope, writeV1Path, type Json,
+  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, v1MembersOf, v2PathReader, validationScope, writeV1Path, type Json, type LookupResolver,
 } from './shape.ts';
 import { validate } from './validate.ts';
 
@@ -137,15 +137,23 @@ export class V1Backend implements BackendPort {
     });
     // Kept in v1's order; the walk's first later page sorts it (a copy, when kept with the reading).
     if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, callerOf(ctx), keyed, order, memo !== undefined);
+    const pageTimes = times ?? (lacking.length === 0 ? undefined : await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
     let page: Json[];
-    if (memo && lacking.length === 0 && !needsHydration(mapping)) {
-      // Rows that render from their bytes alone (no reference to look up, no kept time to set) are
-      // rendered once a reading, and taken over by a reading made from it: a page asked for again, or
-      // cut again from a list changed elsewhere, renders only the rows it has not rendered before.
-      const rendered = rowValues(memo, `rendered\0${mapping.name}`, (at) => renderV2(mapping.fields, whole(at)));
-      page = window.page.map((row) => rendered(row.at));
+    if (memo && !needsHydration(mapping)) {
+      // Rows that render from their bytes and kept times alone (no reference to look up) are rendered
+      // once a reading, and taken over by a reading made from it: a page asked for again, or cut again
+      // from a list changed elsewhere, renders only the rows it has not rendered before. A rendering
+      // serves again only with the same kept times: a write through any replica may move a row's
+      // updateTime without changing v1's bytes.
+      const timesOf = (at: number): ResourceTimes | undefined => pageTimes?.get(String(all[at]![uidKey]));
+      const rendered = rowValues(
+        memo,
+        `rendered\0${mapping.name}`,
+        (at) => ({ times: timesOf(at), document: renderRow(mapping, whole(at), undefined, timesOf(at)) }),
+        (kept, at) => sameTimes(kept.times, timesOf(at)),
+      );
+      page = window.page.map((row) => rendered(row.at).document);
     } else {
-      const pageTimes = times ?? (await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
       page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
     }
     // What this reading could take over from the one it was made from is taken: that one may go.
@@ -415,7 +423,7 @@ export class V1Backend implements BackendPort {
       v1: this.#v1, registry: this.#registry, request: ctx, maxFanOut: this.#maxFanOut, cache: this.#cache,
     }) : undefined;
     const uidKey = v1UidKey(mapping);
-    return rows.map((row) => applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times?.get(String(row[uidKey]))));
+    return rows.map((row) => renderRow(mapping, row, resolve, times?.get(String(row[uidKey]))));
   }
 
   async #refuseIfParent(mapping: ResourceMapping, uid: string, children: readonly string[], ctx: RequestContext): Promise<void> {
@@ -513,4 +521,13 @@ function v1RowUid(mapping: ResourceMapping, row: Json): string {
   const value = row[key];
   if (typeof value === 'string' && value !== '') return value;
   throw unreadable(200, `\`${key}\` is ${value === undefined ? 'missing' : value === '' ? 'empty' : `a ${jsonKind(value)}`} where the new row's id belongs`);
+}
+
+/** A v1 row as its v2 resource: references resolved by `resolve`, blank times set from `times`. */
+function renderRow(mapping: ResourceMapping, row: Json, resolve: LookupResolver | undefined, times: ResourceTimes | undefined): Json {
+  return applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times);
+}
+
+function sameTimes(a: ResourceTimes | undefined, b: ResourceTimes | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.createTime === b.createTime && a.updateTime === b.updateTime);
 }

@@ -163,6 +163,28 @@ describe('rowValues', () => {
     expect(after[7]).toBe(before[6]);
   });
 
+  it('makes a value again when the kept one no longer fits, in this reading and from the earlier one', () => {
+    const ids = ['a', 'b', 'c', 'd'];
+    const first = readListAnswer(rowsOf(ids), ['id']) as { items: ScannedRows };
+    let version = 1;
+    let made = 0;
+    const value = (rows: ScannedRows, at: number) => rowValues(rows, 'v', () => ({ version, serial: ++made }), (kept) => kept.version === version)(at);
+    const a1 = value(first.items, 0);
+    expect(value(first.items, 0)).toBe(a1);
+    version = 2;
+    const a2 = value(first.items, 0);
+    expect(a2).not.toBe(a1);
+    expect(a2.version).toBe(2);
+    // The fitting value replaced the old one.
+    expect(value(first.items, 0)).toBe(a2);
+    // A reading made from this one takes over only what fits.
+    const b1 = value(first.items, 1);
+    const second = rereadListAnswer(rowsOf(ids), first, rowsOf(['a', 'b', 'c', 'x']), ['id']) as { items: ScannedRows };
+    expect(value(second.items, 1)).toBe(b1);
+    version = 3;
+    expect(value(second.items, 0).version).toBe(3);
+  });
+
   it('keeps at most 256 rows a reading; past that it makes each value every time', () => {
     const reading = readListAnswer(rowsOf(Array.from({ length: 300 }, (_, i) => `r${i}`)), ['id']) as { items: ScannedRows };
     let made = 0;
