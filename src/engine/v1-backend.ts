@@ -149,7 +149,10 @@ export class V1Backend implements BackendPort {
       const rendered = rowValues(
         memo,
         `rendered\0${mapping.name}`,
-        (at) => ({ times: timesOf(at), document: renderRow(mapping, whole(at), undefined, timesOf(at)) }),
+        (at) => {
+          const rowTimes = timesOf(at);
+          return { times: rowTimes, document: renderRow(mapping, whole(at), undefined, rowTimes) };
+        },
         (kept, at) => sameTimes(kept.times, timesOf(at)),
       );
       page = window.page.map((row) => rendered(row.at).document);
