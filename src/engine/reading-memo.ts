@@ -9,6 +9,8 @@
  */
 import type { RowsChanged } from '../aip/list-window.ts';
 import type { ScannedRows } from '../v1/list-body.ts';
+// Enough rows for a few pages, not every row of a long list; the scan memo's budget counts them.
+import { ROW_VALUES_PER_READING } from '../v1/list-scan-memo.ts';
 
 /** Values kept per reading: for a query or two, the rows lacking kept times, the matching rows and a page. */
 const PER_READING = 8;
@@ -70,14 +72,12 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
   return entries;
 }
 
-/** Rows' values kept per reading (rowValues): enough for a few pages, not every row of a long list. */
-const ROWS_PER_READING = 256;
 
 /**
  * Values worked out from one row of a reading (say, the row rendered): `make(at)` for row `at`, made
  * once and kept with the reading, and used again while `fits` (what else it was made from is as it
  * was); for a reading made from an earlier one, a row taken over unchanged has the earlier reading's
- * value for it, if it fits. Up to ROWS_PER_READING rows a reading; past that, values are made and not
+ * value for it, if it fits. Up to ROW_VALUES_PER_READING rows a reading; past that, values are made and not
  * kept. Asked once a request, then row by row.
  */
 export function rowValues<V>(rows: ScannedRows, key: string, make: (at: number) => V, fits: (value: V, at: number) => boolean = () => true): (at: number) => V {
@@ -94,7 +94,7 @@ export function rowValues<V>(rows: ScannedRows, key: string, make: (at: number) 
       if (carried !== undefined && fits(carried, at)) value = carried;
     }
     value ??= make(at);
-    if (kept.size < ROWS_PER_READING || kept.has(at)) kept.set(at, value);
+    if (kept.size < ROW_VALUES_PER_READING || kept.has(at)) kept.set(at, value);
     return value;
   };
 }

@@ -18,7 +18,8 @@
  * another had just been sent the same list. Readings are shared by the requests
  * of a caller and must not be changed by their users (rows are read, never
  * written; whole rows are parsed afresh each time). Bounded by bytes (the body
- * kept and an estimate of its rows), least recently used first.
+ * kept, an estimate of its rows and of the renderings a List may keep with it), least recently used
+ * first.
  */
 import { LRUCache } from 'lru-cache';
 import type { AnswerBody } from './answer-body.ts';
@@ -37,6 +38,18 @@ export interface ListScanMemoOptions {
  */
 const ROW_BYTES = 120 + 200;
 
+/**
+ * Rows of a reading a List may keep a value of with it: their renderings (engine/reading-memo.ts,
+ * rowValues). Each is counted at twice its share of the body: a rendered object outweighs its JSON.
+ */
+export const ROW_VALUES_PER_READING = 256;
+
+/** A reading's share of the budget: its body, its rows' readings, and the renderings it may keep. */
+function readingBytes(r: Reading): number {
+  const rendered = r.rows === 0 ? 0 : (Math.min(r.rows, ROW_VALUES_PER_READING) * 2 * r.bytes.byteLength) / r.rows;
+  return Math.max(1, Math.ceil(r.bytes.byteLength + r.rows * ROW_BYTES + rendered));
+}
+
 interface Reading {
   bytes: Buffer;
   reading: unknown;
@@ -50,7 +63,7 @@ export class ListScanMemo {
   constructor(options: ListScanMemoOptions) {
     this.#onLookup = options.onLookup;
     if (options.maxBytes <= 0) return;
-    this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (r) => Math.max(1, r.bytes.byteLength + r.rows * ROW_BYTES) });
+    this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: readingBytes });
   }
 
   /**

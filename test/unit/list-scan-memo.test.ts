@@ -109,6 +109,17 @@ describe('ListScanMemo', () => {
     expect(small.read(body(ROWS), ['id'], [], 'caller-a', LIST)).not.toBe(small.read(body(ROWS), ['id'], [], 'caller-a', LIST));
   });
 
+  it('counts in its budget the renderings a List may keep with a reading: twice the body of up to 256 rows', () => {
+    const bytes = Buffer.from(JSON.stringify({ items: ROWS })).length;
+    // The body and its rows' readings alone (320 bytes a row) fit; with the renderings (twice the body) they do not.
+    const withoutRenderings = bytes + ROWS.length * 320;
+    const tight = new ListScanMemo({ maxBytes: withoutRenderings + bytes });
+    expect(tight.read(body(ROWS), ['id'], [], 'caller-a', LIST)).not.toBe(tight.read(body(ROWS), ['id'], [], 'caller-a', LIST));
+    const enough = new ListScanMemo({ maxBytes: withoutRenderings + 2 * bytes });
+    const kept = enough.read(body(ROWS), ['id'], [], 'caller-a', LIST);
+    expect(enough.read(body(ROWS), ['id'], [], 'caller-a', LIST)).toBe(kept);
+  });
+
   it('answers what readListAnswer answers for a body that is not a list of rows, and keeps none of it', () => {
     const memo = new ListScanMemo({ maxBytes: 1 << 20 });
     const bytes = Buffer.from('{"items":[1,2],"nextPageToken":"t"}');
