@@ -8,7 +8,7 @@
  * (rowValues' rows are only ever added to).
  */
 import type { RowsChanged } from '../aip/list-window.ts';
-import type { ScannedRows } from '../v1/list-body.ts';
+import { earlierIndex, earlierTail, laterIndex, type ScannedRows } from '../v1/list-body.ts';
 // Enough rows for a few pages, not every row of a long list; the scan memo's budget counts them.
 import { ROW_VALUES_PER_READING } from '../v1/list-scan-memo.ts';
 
@@ -63,12 +63,12 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
   // The earlier entries with those of the rows read anew swapped in, written into one array of the
   // final size: not grown entry by entry to a thousand when a row or two changed.
   const first = firstAt(before, earlier.same);
-  const last = firstAt(before, earlier.tail - earlier.shift);
+  const last = firstAt(before, earlierTail(earlier));
   const entries = new Array<E>(first + made.length + before.length - last);
   let i = 0;
   for (let k = 0; k < first; k++) entries[i++] = before[k]!;
   for (const entry of made) entries[i++] = entry;
-  for (let k = last; k < before.length; k++) entries[i++] = earlier.shift === 0 ? before[k]! : moved(before[k]!, before[k]!.at + earlier.shift);
+  for (let k = last; k < before.length; k++) entries[i++] = earlier.shift === 0 ? before[k]! : moved(before[k]!, laterIndex(earlier, before[k]!.at));
   return entries;
 }
 
@@ -89,7 +89,7 @@ export function rowValues<V>(rows: ScannedRows, key: string, make: (at: number) 
     if (value !== undefined && fits(value, at)) return value;
     value = undefined;
     if (earlier && before) {
-      const was = at < earlier.same ? at : at >= earlier.tail ? at - earlier.shift : -1;
+      const was = earlierIndex(earlier, at);
       const carried = was >= 0 ? before.get(was) : undefined;
       if (carried !== undefined && fits(carried, at)) value = carried;
     }
@@ -110,13 +110,11 @@ export function sinceEarlier<V, E extends { at: number }>(rows: ScannedRows, key
   const value = earlier && keptValue<V>(earlier.rows, key);
   const before = earlier && keptValue<readonly E[]>(earlier.rows, entriesKey);
   if (!earlier || value === undefined || !before) return undefined;
-  // Earlier rows from `from` on are this reading's from `tail` on, `shift` places along.
-  const from = earlier.tail - earlier.shift;
   const changed: RowsChanged<E> = {
-    removed: before.slice(firstAt(before, earlier.same), firstAt(before, from)),
+    removed: before.slice(firstAt(before, earlier.same), firstAt(before, earlierTail(earlier))),
     added: entries.slice(firstAt(entries, earlier.same), firstAt(entries, earlier.tail)),
     now(entry) {
-      const at = entry.at < earlier.same ? entry.at : entry.at >= from ? entry.at + earlier.shift : -1;
+      const at = laterIndex(earlier, entry.at);
       if (at < 0) return undefined;
       const found = entries[firstAt(entries, at)];
       return found?.at === at ? found : undefined;

@@ -29,6 +29,21 @@ export interface Carried {
   readonly shift: number;
 }
 
+/** The earlier reading's index of the first of its rows taken over at the end (this reading's `tail`). */
+export function earlierTail(carried: Carried): number {
+  return carried.tail - carried.shift;
+}
+
+/** The earlier reading's index of this reading's row `at`; -1 for a row read anew. */
+export function earlierIndex(carried: Carried, at: number): number {
+  return at < carried.same ? at : at >= carried.tail ? at - carried.shift : -1;
+}
+
+/** This reading's index of the earlier reading's row `at`; -1 for a row that was read anew in its place. */
+export function laterIndex(carried: Carried, at: number): number {
+  return at < carried.same ? at : at >= earlierTail(carried) ? at + carried.shift : -1;
+}
+
 /** A list's rows as scanned: each with only the wanted members, and each whole on demand. */
 export class ScannedRows {
   /** Row `i` with only the wanted members it has (absent ones stay absent). */
