@@ -18,11 +18,14 @@
  * - the gateway's own, under `v2gw_`.
  *
  * Labels are bounded: a route template from the contract, never a raw path
- * or a uid; an RPC of the contract, never a caller's string.
+ * or a uid; an RPC of the contract, never a caller's string. The labelled
+ * ones are keyed-metrics.ts's (label values in declared order, no label work
+ * per observation), registered beside prom-client's own.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { codeName, type CodeNumber } from '../rpc-status.ts';
 import type { StoreQuery } from '../store/query-log.ts';
+import { KeyedCounter, KeyedHistogram } from './keyed-metrics.ts';
 
 /** OpenTelemetry's advised buckets for HTTP durations, in seconds. */
 const OTEL_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -33,7 +36,7 @@ const OTEL_DB_DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
 export class GatewayMetrics {
   readonly registry = new Registry();
 
-  readonly #httpServer = new Histogram({
+  readonly #httpServer = new KeyedHistogram({
     name: 'http_server_request_duration_seconds',
     help: 'Duration of HTTP server requests (REST, the v1 pass-through, probes), by route template.',
     labelNames: ['http_request_method', 'http_route', 'http_response_status_code'] as const,
@@ -47,21 +50,21 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly #grpcStarted = new Counter({
+  readonly #grpcStarted = new KeyedCounter({
     name: 'grpc_server_started_total',
     help: 'RPCs started on the server (gRPC, gRPC-Web and Connect).',
     labelNames: ['grpc_type', 'grpc_service', 'grpc_method'] as const,
     registers: [this.registry],
   });
 
-  readonly #grpcHandled = new Counter({
+  readonly #grpcHandled = new KeyedCounter({
     name: 'grpc_server_handled_total',
     help: 'RPCs completed on the server, by status code.',
     labelNames: ['grpc_type', 'grpc_service', 'grpc_method', 'grpc_code'] as const,
     registers: [this.registry],
   });
 
-  readonly #grpcHandling = new Histogram({
+  readonly #grpcHandling = new KeyedHistogram({
     name: 'grpc_server_handling_seconds',
     help: 'Time from the start of an RPC to its status, in seconds.',
     labelNames: ['grpc_type', 'grpc_service', 'grpc_method'] as const,
@@ -69,7 +72,7 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly #v1Client = new Histogram({
+  readonly #v1Client = new KeyedHistogram({
     name: 'http_client_request_duration_seconds',
     help: 'Duration of the calls the gateway makes to v1 on v2 routes; status 0 when no answer came (refused, reset, timed out).',
     labelNames: ['http_request_method', 'http_response_status_code'] as const,
@@ -77,21 +80,21 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly #v1CallsPerRequest = new Histogram({
+  readonly #v1CallsPerRequest = new KeyedHistogram({
     name: 'v2gw_v1_calls_per_request',
     help: 'v1 calls one v2 request made (a Get is 1; a hydrated page more; native mode 0).',
     buckets: [0, 1, 2, 3, 5, 8, 13, 21],
     registers: [this.registry],
   });
 
-  readonly #cache = new Counter({
+  readonly #cache = new KeyedCounter({
     name: 'v2gw_cache_lookups_total',
     help: 'Lookups in the gateway\'s caches: hydration (v1 rows behind references), kept_times (times v1 omits), walk (the order of a list walk, for its later pages) and list_scan (v1 lists answered with bytes already read).',
     labelNames: ['cache', 'result'] as const,
     registers: [this.registry],
   });
 
-  readonly #storeQuery = new Histogram({
+  readonly #storeQuery = new KeyedHistogram({
     name: 'db_client_operation_duration_seconds',
     help: 'Duration of the store\'s queries (native mode\'s resources; in translate mode the times v1 omits), by SQL operation and table.',
     labelNames: ['db_system_name', 'db_operation_name', 'db_collection_name', 'error_type'] as const,
@@ -99,7 +102,7 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly #refused = new Counter({
+  readonly #refused = new KeyedCounter({
     name: 'v2gw_requests_refused_total',
     help: 'v2 requests refused for a limit rather than for what they asked: RESOURCE_EXHAUSTED (fan-out, size) and UNAVAILABLE (shed, backend down), by code.',
     labelNames: ['code'] as const,
@@ -111,7 +114,7 @@ export class GatewayMetrics {
   }
 
   httpServer(method: string, route: string, status: number, seconds: number): void {
-    this.#httpServer.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds);
+    this.#httpServer.observe(seconds, method, route, status);
   }
 
   /** A request came in; the function it answers ends it, once however often it is called. */
@@ -126,18 +129,17 @@ export class GatewayMetrics {
   }
 
   grpcStarted(service: string, method: string): void {
-    this.#grpcStarted.inc({ grpc_type: 'unary', grpc_service: service, grpc_method: method });
+    this.#grpcStarted.inc(1, 'unary', service, method);
   }
 
   grpcHandled(service: string, method: string, code: CodeNumber, seconds: number): void {
-    const labels = { grpc_type: 'unary', grpc_service: service, grpc_method: method };
-    this.#grpcHandled.inc({ ...labels, grpc_code: grpcCodeLabel(code) });
-    this.#grpcHandling.observe(labels, seconds);
+    this.#grpcHandled.inc(1, 'unary', service, method, grpcCodeLabel(code));
+    this.#grpcHandling.observe(seconds, 'unary', service, method);
     this.refusedIfLimited(code);
   }
 
   v1Call(method: string, status: number, seconds: number): void {
-    this.#v1Client.observe({ http_request_method: method, http_response_status_code: status }, seconds);
+    this.#v1Client.observe(seconds, method, status);
   }
 
   v1CallsPerRequest(calls: number): void {
@@ -145,19 +147,18 @@ export class GatewayMetrics {
   }
 
   cacheLookup(cache: 'hydration' | 'kept_times' | 'walk' | 'list_scan', hits: number, misses: number): void {
-    if (hits) this.#cache.inc({ cache, result: 'hit' }, hits);
-    if (misses) this.#cache.inc({ cache, result: 'miss' }, misses);
+    if (hits) this.#cache.inc(hits, cache, 'hit');
+    if (misses) this.#cache.inc(misses, cache, 'miss');
   }
 
   /** `system` is OpenTelemetry's name for the engine: `sqlite` or `postgresql`. */
   storeQuery(system: string, query: StoreQuery): void {
-    const labels = { db_system_name: system, db_operation_name: query.operation, db_collection_name: query.table ?? '' };
-    this.#storeQuery.observe(query.error ? { ...labels, error_type: query.error } : labels, query.durationMs / 1000);
+    this.#storeQuery.observe(query.durationMs / 1000, system, query.operation, query.table ?? '', query.error || undefined);
   }
 
   /** Counts a v2 answer refused for a limit (by its code); other codes are not refusals. */
   refusedIfLimited(code: CodeNumber): void {
-    if (code === 8 || code === 14) this.#refused.inc({ code: codeName(code) });
+    if (code === 8 || code === 14) this.#refused.inc(1, codeName(code));
   }
 
   /** The exposition text and its content type, for `/metrics`. */
