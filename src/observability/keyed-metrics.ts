@@ -65,8 +65,13 @@ abstract class KeyedMetric<S extends { readonly labels: Labels }> {
     this.#labelNames = labelNames;
   }
 
-  /** Adds this metric to the registries (after the subclass has set itself up). */
+  /**
+   * Adds this metric to the registries (once the subclass has set itself up). A metric without labels
+   * has its one series from the start, at zero, as prom-client's has, so a scrape finds it before any
+   * observation.
+   */
   protected register(registers: readonly Registry[] = []): void {
+    if (this.#labelNames.length === 0) this.seriesOf([]);
     for (const registry of registers) registry.registerMetric(this as unknown as Metric);
   }
 

@@ -48,6 +48,17 @@ describe('keyed counters and histograms', () => {
     }
   });
 
+  it('expose a metric without labels at zero before any observation, as prom-client does', async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    new Histogram({ name: 'calls_per_request', help: 'Calls.', buckets: [0, 1, 2], registers: [theirs] });
+    new Counter({ name: 'refused_total', help: 'Refused.', registers: [theirs] });
+    new KeyedHistogram({ name: 'calls_per_request', help: 'Calls.', buckets: [0, 1, 2], registers: [ours] });
+    new KeyedCounter({ name: 'refused_total', help: 'Refused.', registers: [ours] });
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    expect(await ours.metrics()).toContain('calls_per_request_count 0');
+  });
+
   it('keep apart label values that a joined key would run together', async () => {
     const registry = new Registry();
     const counter = new KeyedCounter({ name: 'c_total', help: 'c', labelNames: ['a', 'b'], registers: [registry] });
