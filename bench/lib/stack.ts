@@ -50,6 +50,8 @@ export interface GatewayOptions {
   /** More src/config.ts flags (`--mode native --data-dir …`, `--walk-cache-ms 0`, …). */
   flags?: string[];
   launch?: Launch;
+  /** How long it may take to say it is listening (longer under valgrind, bench/instructions.ts). */
+  timeoutMs?: number;
 }
 
 /** A gateway on `v1Url` (translate mode), or with no v1 (`v1Url` undefined: pass `--mode native` in `flags`). */
@@ -62,18 +64,19 @@ export async function startGateway(name: string, v1Url: string | undefined, opti
     ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.launch ? { launch: options.launch } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
 /** The gRPC floor (bench/grpc-floor-process.ts): each unary call answered with the one v1 call at `v1Path`. */
-export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, launch?: Launch): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript('bench/grpc-floor-process.ts'), ['--v1-url', v1Url, '--v1-path', v1Path], launch ? { launch } : {});
+export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, launch?: Launch, timeoutMs?: number): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript('bench/grpc-floor-process.ts'), ['--v1-url', v1Url, '--v1-path', v1Path], { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
 /** The raw pass-through floor on `v1Url`, built as the gateway is, so neither carries the type stripper. */
-export async function startFloor(name: string, v1Url: string, launch?: Launch): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript('bench/floor-process.ts'), ['--v1-url', v1Url], launch ? { launch } : {});
+export async function startFloor(name: string, v1Url: string, launch?: Launch, timeoutMs?: number): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript('bench/floor-process.ts'), ['--v1-url', v1Url], { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
   return { child, url: requireLoopback(name, child.ready.url) };
 }

@@ -103,7 +103,8 @@ function h2loadTarget(label: string, server: string, gateway: string, scenario: 
   };
 }
 
-async function framedAnswerSize(gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<number> {
+/** The framed size of the scenario's answer from `gateway`, made once by a real client: what every OK answer measures. */
+export async function framedAnswerSize(gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<number> {
   const client = clientFor(gateway, scenario, settings);
   try {
     return frame(toBinary(scenario.grpc.method.output, await client.call())).length;

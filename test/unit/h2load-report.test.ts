@@ -39,6 +39,13 @@ describe('readH2loadRun', () => {
     expect(run.failures).toEqual({ 'HTTP status not 200': 1, 'stream failed or reset': 1 });
   });
 
+  it('reads a REST run (no message size to check) by its HTTP statuses alone', () => {
+    const ok = readH2loadRun(summary(2, 2 * 300), log([[1, 200, 10], [2, 200, 10]]), undefined, 0);
+    expect(ok).toMatchObject({ requests: 2, failures: {} });
+    const notFound = readH2loadRun(summary(2, 2 * 300), log([[1, 200, 10], [2, 404, 10]]), undefined, 0);
+    expect(notFound.failures).toEqual({ 'HTTP status not 200': 1 });
+  });
+
   it('refuses output without totals rather than report a run of nothing', () => {
     expect(() => readH2loadRun('h2load: connect failed', '', 124, 4)).toThrow(/no totals/);
   });

@@ -1,0 +1,134 @@
+/**
+ * Instructions per answer of the gateway and of the floors, counted by callgrind (bench/lib/callgrind.ts):
+ * the figure of `npm run bench` that does not move with what else the host runs. Each server starts
+ * under valgrind, alone on its core (pinned as in `npm run bench`), answers `--warm` requests at 50
+ * connections (h2load: HTTP/1.1 for REST, h2c for gRPC), has its counters zeroed, answers `--requests`
+ * more, and is counted for those. Its ratio to the floor of the same protocol is the Get target's
+ * question asked in instructions: CPU time also pays for how the instructions run (cache misses,
+ * a larger heap), which this does not see, so read it beside `npm run bench`, not instead of it.
+ *
+ * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin]`.
+ * Needs valgrind and h2load (`apt-get install valgrind nghttp2-client`). A Get takes ~2 minutes a
+ * server under valgrind; a List page is ~10x a Get (use fewer requests).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { toBinary } from '@bufbuild/protobuf';
+import { frame } from '../src/transport/grpc/envelope.ts';
+import { callgrindAvailable, dumpCounts, underCallgrind, zeroCounts } from './lib/callgrind.ts';
+import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
+import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-load.ts';
+import { pinning, pinSelf } from './lib/pin.ts';
+import { scenario as scenarioOf, SCENARIO_KEYS, type ScenarioKey } from './lib/scenarios.ts';
+import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
+import { AUTHORIZATION, framedAnswerSize, probeGrpc, probeRest, probeUrl, type GrpcSettings } from './lib/targets.ts';
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string', default: 'get' },
+    requests: { type: 'string', default: '3000' },
+    warm: { type: 'string', default: '3000' },
+    'no-pin': { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+const key = values.scenario as ScenarioKey;
+if (!SCENARIO_KEYS.includes(key)) throw new Error(`--scenario: expected ${SCENARIO_KEYS.join(' or ')}, got ${values.scenario}`);
+const requests = Number(values.requests);
+const warm = Number(values.warm);
+for (const [flag, n] of [['--requests', requests], ['--warm', warm]] as const) {
+  if (!Number.isInteger(n) || n < 50 || n > 1_000_000) throw new Error(`${flag}: expected 50..1000000, got ${n}`);
+}
+if (!callgrindAvailable() || !h2loadAvailable()) throw new Error('bench:instructions needs valgrind and h2load (apt-get install valgrind nghttp2-client)');
+
+const CONNECTIONS = 50;
+// A server under valgrind runs ~50x slower: minutes to start, minutes per few thousand answers.
+const START_MS = 300_000;
+const LOAD_MS = 3_600_000;
+
+const pin = pinning(!values['no-pin']);
+pinSelf(pin);
+const dir = mkdtempSync(join(tmpdir(), 'v2gw-callgrind-'));
+const counted = underCallgrind(dir, (command, args) => pin.command('server', command, args));
+const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS], env: envOf(GATEWAY_ENV), flags: gatewayFlags('info'), launch: counted, timeoutMs: START_MS };
+
+const emulator = await startEmulator(1000, { launch: (command, args) => pin.command('support', command, args) });
+const scenario = scenarioOf(key, emulator.org, emulator.group);
+const { method, request } = scenario.grpc;
+const rest = (url: string): H2loadCall => ({ url, headers: { authorization: AUTHORIZATION }, http1: true });
+// Probes, and the size every OK gRPC answer has (h2load does not read trailers: a call with no message failed), by grpc-js.
+const probing: GrpcSettings = { client: 'grpc-js', callers: 1, sessions: 1, acceptGzip: false };
+const grpc = async (url: string): Promise<H2loadCall> => ({
+  url: `${url}/${method.parent.typeName}/${method.name}`,
+  body: frame(toBinary(method.input, request)),
+  headers: { authorization: AUTHORIZATION },
+  answerBytes: await framedAnswerSize(url, scenario, probing),
+});
+
+/**
+ * Each server, fresh; its answer checked once as `npm run bench` checks it; and the call it is loaded
+ * with, whose every answer h2load's reading checks (status, and a gRPC answer's size): the floor of each
+ * protocol, then the gateway on it.
+ */
+const servers: Array<{ name: string; floor?: string; start: () => Promise<Server>; probe: (url: string) => Promise<void>; call: (url: string) => Promise<H2loadCall> }> = [
+  {
+    name: 'floor',
+    start: () => startFloor('floor', emulator.url, counted, START_MS),
+    probe: (url) => probeUrl('floor', `${url}${scenario.v1.path}`, scenario.v1.check),
+    call: async (url) => rest(`${url}${scenario.v1.path}`),
+  },
+  {
+    name: 'gateway REST',
+    floor: 'floor',
+    start: () => startGateway('gateway', emulator.url, gatewayOptions),
+    probe: (url) => probeRest('gateway REST', url, scenario),
+    call: async (url) => rest(`${url}${scenario.restPath}`),
+  },
+  {
+    name: 'floor gRPC',
+    start: () => startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, counted, START_MS),
+    // The gRPC floor answers v1's bytes in a field the contract does not have: nothing to check but that it answers.
+    probe: (url) => probeGrpc('floor gRPC', url, { ...scenario, check: () => undefined }, probing),
+    call: grpc,
+  },
+  {
+    name: 'gateway gRPC',
+    floor: 'floor gRPC',
+    start: () => startGateway('gateway-grpc', emulator.url, gatewayOptions),
+    probe: (url) => probeGrpc('gateway gRPC', url, scenario, probing),
+    call: grpc,
+  },
+];
+
+const perAnswer = new Map<string, number>();
+try {
+  process.stderr.write(`bench: instructions per answer, ${scenario.name}, ${warm} answers to warm then ${requests} counted, ${CONNECTIONS} connections; each server under callgrind${pin.active ? ` on core ${pin.cores.server}` : ''}\n`);
+  console.log(`| server (${scenario.name}) | instructions per answer | floor of its protocol | ratio |`);
+  console.log('|:--|--:|--:|--:|');
+  for (const server of servers) {
+    const running = await server.start();
+    try {
+      await server.probe(running.url);
+      const call = await server.call(running.url);
+      for (const [phase, n] of [['warm', warm], ['counted', requests]] as const) {
+        if (phase === 'counted') zeroCounts(running.child.pid);
+        process.stderr.write(`bench: ${server.name}: ${n} answers (${phase})\n`);
+        const run = await h2loadRequests(call, CONNECTIONS, n, LOAD_MS);
+        if (Object.keys(run.failures).length > 0 || run.requests !== n) {
+          throw new Error(`${server.name}: ${run.requests} of ${n} answered, failures ${JSON.stringify(run.failures)}`);
+        }
+      }
+      const each = (await dumpCounts(dir, running.child.pid)) / requests;
+      perAnswer.set(server.name, each);
+      const floor = server.floor === undefined ? undefined : perAnswer.get(server.floor);
+      console.log(`| ${server.name} | ${Math.round(each / 1000)}K | ${floor === undefined ? '' : `${Math.round(floor / 1000)}K`} | ${floor === undefined ? '' : `${(each / floor).toFixed(2)}x`} |`);
+    } finally {
+      await running.child.stop();
+    }
+  }
+} finally {
+  await emulator.child.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
