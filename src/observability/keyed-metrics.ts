@@ -47,6 +47,15 @@ interface KeyedConfig {
   registers?: readonly Registry[];
 }
 
+/** The key of an absent label value. */
+const ABSENT = Symbol('absent');
+
+/** One level of the series tree: the next label's values, and the series the values so far name. */
+interface Branch<S> {
+  readonly next: Map<string | symbol, Branch<S>>;
+  series?: S;
+}
+
 /** The series of one metric by their label values, and what registering it takes. */
 abstract class KeyedMetric<S extends { readonly labels: Labels }> {
   readonly name: string;
@@ -54,7 +63,9 @@ abstract class KeyedMetric<S extends { readonly labels: Labels }> {
   readonly aggregator = 'sum' as const;
   abstract readonly type: 'counter' | 'histogram';
   readonly #labelNames: readonly string[];
-  #series = new Map<string, S>();
+  #root: Branch<S> = { next: new Map() };
+  /** Every series, in the order they were made (the order prom-client exposes its own in). */
+  #series: S[] = [];
 
   constructor(config: KeyedConfig) {
     if (!METRIC_NAME.test(config.name)) throw new TypeError(`invalid metric name: ${config.name}`);
@@ -77,15 +88,24 @@ abstract class KeyedMetric<S extends { readonly labels: Labels }> {
 
   /** The series of these label values, made on first use. */
   protected seriesOf(values: readonly LabelValue[]): S {
-    let key = '';
-    // Length-prefixed, so no two lists of values make the same key whatever characters they hold.
-    for (const value of values) key += value === undefined ? '-|' : `${String(value).length}:${value}|`;
-    let series = this.#series.get(key);
-    if (series === undefined) {
-      series = this.newSeries(this.#labelsOf(values));
-      this.#series.set(key, series);
+    // A tree of maps, a level per label: no key string built per observation. A number is its string, as
+    // prom-client reads it (200 and '200' are one series); an absent value has a key no string can be.
+    let branch = this.#root;
+    for (let at = 0; at < values.length; at++) {
+      const value = values[at];
+      const key = value === undefined ? ABSENT : typeof value === 'string' ? value : String(value);
+      let next = branch.next.get(key);
+      if (next === undefined) {
+        next = { next: new Map() };
+        branch.next.set(key, next);
+      }
+      branch = next;
     }
-    return series;
+    if (branch.series === undefined) {
+      branch.series = this.newSeries(this.#labelsOf(values));
+      this.#series.push(branch.series);
+    }
+    return branch.series;
   }
 
   #labelsOf(values: readonly LabelValue[]): Labels {
@@ -102,12 +122,13 @@ abstract class KeyedMetric<S extends { readonly labels: Labels }> {
 
   protected abstract newSeries(labels: Labels): S;
 
-  protected allSeries(): IterableIterator<S> {
-    return this.#series.values();
+  protected allSeries(): readonly S[] {
+    return this.#series;
   }
 
   reset(): void {
-    this.#series = new Map();
+    this.#root = { next: new Map() };
+    this.#series = [];
   }
 }
 
