@@ -23,7 +23,7 @@ import { cachedCheck, isOperational, registerHealth } from './transport/rest/hea
 import { registerDocs } from './transport/rest/docs.ts';
 import { openApiDocument } from './contract/openapi.ts';
 import { v2Routes } from './transport/rest/routes.ts';
-import { accessLogger, createLogger } from './log.ts';
+import { accessLines, accessLogger, createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
@@ -115,8 +115,9 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
   const logger = createLogger(config.logLevel, options.logStream);
   const log = logger as FastifyBaseLogger;
-  // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the serializer censors).
+  // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
+  const lines = accessLines(accessLog);
   const services = apiServices();
   // What this mode serves; the rest answers UNIMPLEMENTED with the reason declared for it.
   const { served: bindings, reasons } = forMode(bindContract(services, registry.all()), config.mode);
@@ -138,7 +139,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const app = Fastify({
     loggerInstance: log,
     serverFactory: (restHandler) => {
-      const grpc = grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, accessLog: accessLog as FastifyBaseLogger, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, requestTimeoutMs: config.requestTimeoutMs, log, metrics, tracing, shed });
+      const grpc = grpcAdapter({ methods: rpcMethods, routes: rpcRoutes, accessLog: accessLog as FastifyBaseLogger, accessLines: lines, fallback: refuseUnroutedMethods(restHandler, () => routedMethods, log), readMaxBytes: config.bodyLimit, requestTimeoutMs: config.requestTimeoutMs, log, metrics, tracing, shed });
       return createListener(grpc.handler, { tls: tlsFiles(config), ...limits }, grpc.streams);
     },
     // Requests the HTTP/1 parser refuses, or that arrive too slowly, never reach a route: answered in AIP-193 form on the socket.
@@ -151,7 +152,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     // Errors Fastify raises before routing (a malformed %-escape in the URL) leave as AIP-193 too.
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
-    logController: new AccessLog(accessLog),
+    logController: new AccessLog(lines),
   });
 
   routedMethods = app.supportedMethods;

@@ -27,6 +27,7 @@ import { Code } from '../../rpc-status.ts';
 import { requestIdOf } from '../request-id.ts';
 import { requestGate } from './framework-errors.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
+import type { AccessLines } from '../../log.ts';
 import type { Tracing } from '../../observability/tracing.ts';
 import type { Handler, StreamHandler } from '../listener.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
@@ -53,6 +54,8 @@ export interface GrpcAdapterOptions {
   log: FastifyBaseLogger;
   /** Where access lines go (log.ts, accessLogger); `log` when not given. */
   accessLog?: FastifyBaseLogger;
+  /** Writes the access lines on `accessLog` (log.ts, accessLines). */
+  accessLines?: AccessLines;
   metrics?: GatewayMetrics;
   tracing?: Tracing;
   /** The refusal for a call arriving now when the gateway is overloaded (health is never asked). */

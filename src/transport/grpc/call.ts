@@ -4,7 +4,7 @@
  * server span, and when it ends, the access line and the RPC metrics, once.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { logMs } from '../../log.ts';
+import { logMs, type AccessLines } from '../../log.ts';
 import { requestIdOf } from '../request-id.ts';
 import { Code, codeName, type CodeNumber } from '../../rpc-status.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
@@ -18,6 +18,8 @@ export interface CallObservers {
    * Get allocated. Defaults to `log`.
    */
   accessLog?: FastifyBaseLogger | undefined;
+  /** Writes the access line as `accessLog` would, for less (log.ts, accessLines); unset: `accessLog` writes it. */
+  accessLines?: AccessLines | undefined;
   metrics?: GatewayMetrics | undefined;
   tracing?: Tracing | undefined;
 }
@@ -58,7 +60,9 @@ export function startCall(observers: CallObservers, service: string, method: str
         span.end(rpcServerErrorType(code));
       }
       const userAgent = header('user-agent');
-      (observers.accessLog ?? observers.log).info({ reqId: requestId, rpc, code, responseTime: logMs(ms), userAgent: typeof userAgent === 'string' ? userAgent : undefined }, 'request');
+      const fields = { reqId: requestId, rpc, code, responseTime: logMs(ms), userAgent: typeof userAgent === 'string' ? userAgent : undefined };
+      if (observers.accessLines) observers.accessLines(fields);
+      else (observers.accessLog ?? observers.log).info(fields, 'request');
     },
   };
 }

@@ -7,14 +7,14 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { logMs } from '../../log.ts';
+import { logMs, requestSummary, type AccessLines } from '../../log.ts';
 
 export class AccessLog extends LogController {
-  /** Successful requests' lines: one logger made once, rather than the request's own child logger with full redaction. */
-  readonly #lines: Logger;
+  /** Successful requests' lines, on the access logger (log.ts, accessLines), not the request's own child logger with full redaction. */
+  readonly #lines: AccessLines;
 
-  /** `lines`: the access logger (log.ts, accessLogger), made once for the whole gateway. */
-  constructor(lines: Logger) {
+  /** `lines`: the access lines (log.ts), made once for the whole gateway. */
+  constructor(lines: AccessLines) {
     super();
     this.#lines = lines;
   }
@@ -26,7 +26,7 @@ export class AccessLog extends LogController {
     if (error) request.log.error({ req: request, res: reply, err: error, responseTime: logMs(reply.elapsedTime) }, 'request errored');
     // The request's own level decides (health probes log at warn, so write none).
     else if ((request.log as unknown as Logger).isLevelEnabled('info')) {
-      this.#lines.info({ reqId: request.id, req: request, res: { statusCode: reply.statusCode }, responseTime: logMs(reply.elapsedTime) }, 'request');
+      this.#lines({ reqId: request.id, req: requestSummary(request), res: { statusCode: reply.statusCode }, responseTime: logMs(reply.elapsedTime) });
     }
   }
 }
