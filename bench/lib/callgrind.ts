@@ -1,8 +1,9 @@
 /**
  * Instructions executed, counted by valgrind's callgrind: a server started under it, its counters
  * zeroed once it is warm, a fixed number of answers, then a dump of what it executed for them. The
- * count repeats to within ~0.5% whatever else the host runs, where CPU time per answer moved by 10–35%
- * between runs on the VMs this was measured on (bench/README.md, Instructions). It counts every
+ * count moves by a few % between runs (0.5% between two made by hand), whatever else the host runs,
+ * where CPU time per answer moved by 10–35% between runs on the VMs this was measured on
+ * (bench/README.md, Instructions). It counts every
  * thread of the process (V8's compiler and GC helpers too), and nothing of the kernel's.
  */
 import { execFileSync } from 'node:child_process';
