@@ -139,7 +139,7 @@ export function accessLogger(log: Logger): Logger {
 /** Writes one access line of these fields, at `info`, when the access logger logs at `info`. */
 export type AccessLines = (fields: Record<string, unknown>) => void;
 
-const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, messageKeySym } = pino.symbols;
+const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, messageKeySym, needsMetadataGsym } = pino.symbols;
 const ACCESS_MESSAGE = 'request';
 
 /**
@@ -156,6 +156,8 @@ export function accessLines(logger: Logger): AccessLines {
   const level = (parts[lsCacheSym] as Record<number, string>)[logger.levels.values.info!]!;
   const time = parts[timeSym] as () => string;
   const message = `,${JSON.stringify(parts[messageKeySym])}:${JSON.stringify(ACCESS_MESSAGE)}${parts[endSym] as string}`;
+  // A destination that reads each line's level and object beside its text (pino.multistream) gets them from pino itself.
+  if ((stream as unknown as Record<symbol, unknown>)[needsMetadataGsym]) return (fields) => logger.info(fields, ACCESS_MESSAGE);
   return (fields) => {
     if (!logger.isLevelEnabled('info')) return;
     const json = JSON.stringify(fields);

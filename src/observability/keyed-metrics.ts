@@ -157,7 +157,7 @@ export class KeyedCounter extends KeyedMetric<CounterSeries> {
   }
 
   async get(): Promise<Exposed> {
-    const values = [...this.allSeries()].map(({ labels, value }) => ({ labels: { ...labels }, value }));
+    const values = this.allSeries().map(({ labels, value }) => ({ labels: { ...labels }, value }));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 }

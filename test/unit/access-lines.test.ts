@@ -2,6 +2,7 @@
  * The access line written from pino's pieces (src/log.ts, accessLines) is the line pino writes for
  * `info(fields, 'request')` on the same access logger, byte for byte but for the time.
  */
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { accessLines, accessLogger, createLogger, requestSummary } from '../../src/log.ts';
 
@@ -56,6 +57,19 @@ describe('access lines', () => {
     expect(written[0]).not.toContain('secret');
     expect(written[0]).not.toContain('x-unlisted');
     expect(JSON.parse(written[0]!).req.headers.authorization).toBe('[REDACTED]');
+  });
+
+  it('reach a destination that routes by level (pino.multistream) with their level', () => {
+    const infos: string[] = [];
+    const warns: string[] = [];
+    const routed = pino.multistream([
+      { level: 'info', stream: { write: (line: string) => void infos.push(line) } },
+      { level: 'warn', stream: { write: (line: string) => void warns.push(line) } },
+    ]);
+    accessLines(accessLogger(createLogger('info', routed)))(CASES[1]!.lines);
+    expect(infos).toHaveLength(1);
+    expect(JSON.parse(infos[0]!)).toMatchObject({ level: 30, reqId: 'r-2', msg: 'request' });
+    expect(warns).toEqual([]);
   });
 
   it('are not written when the logger logs above info', () => {
