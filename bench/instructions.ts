@@ -15,15 +15,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { toBinary } from '@bufbuild/protobuf';
-import { frame } from '../src/transport/grpc/envelope.ts';
 import { callgrindAvailable, dumpCounts, underCallgrind, zeroCounts } from './lib/callgrind.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
 import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-load.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
 import { scenario as scenarioOf, SCENARIO_KEYS, type ScenarioKey } from './lib/scenarios.ts';
 import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
-import { AUTHORIZATION, framedAnswerSize, probeGrpc, probeRest, probeUrl, type GrpcSettings } from './lib/targets.ts';
+import { AUTHORIZATION, h2loadGrpcCall, probeGrpc, probeRest, probeUrl, type GrpcSettings } from './lib/targets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -56,16 +54,10 @@ const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS], env: envOf(GATEWAY_EN
 
 const emulator = await startEmulator(1000, { launch: (command, args) => pin.command('support', command, args) });
 const scenario = scenarioOf(key, emulator.org, emulator.group);
-const { method, request } = scenario.grpc;
 const rest = (url: string): H2loadCall => ({ url, headers: { authorization: AUTHORIZATION }, http1: true });
 // Probes, and the size every OK gRPC answer has (h2load does not read trailers: a call with no message failed), by grpc-js.
 const probing: GrpcSettings = { client: 'grpc-js', callers: 1, sessions: 1, acceptGzip: false };
-const grpc = async (url: string): Promise<H2loadCall> => ({
-  url: `${url}/${method.parent.typeName}/${method.name}`,
-  body: frame(toBinary(method.input, request)),
-  headers: { authorization: AUTHORIZATION },
-  answerBytes: await framedAnswerSize(url, scenario, probing),
-});
+const grpc = (url: string): Promise<H2loadCall> => h2loadGrpcCall(url, scenario, probing);
 
 /**
  * Each server, fresh; its answer checked once as `npm run bench` checks it; and the call it is loaded

@@ -8,7 +8,7 @@ import { frame } from '../../src/transport/grpc/envelope.ts';
 import type { Target } from './compare.ts';
 import { unaryClient, type GrpcClientKind, type UnaryClient } from './grpc-clients.ts';
 import { grpcLoad } from './grpc-load.ts';
-import { h2loadLoad } from './h2load-load.ts';
+import { h2loadLoad, type H2loadCall } from './h2load-load.ts';
 import { restLoad } from './rest-load.ts';
 import type { LoadRun } from './stats.ts';
 import { grpcAsJson, type Scenario } from './scenarios.ts';
@@ -88,23 +88,31 @@ export function grpcTarget(label: string, server: string, gateway: string, scena
 function h2loadTarget(label: string, server: string, gateway: string, scenario: Scenario, settings: GrpcSettings): Target & { close(): void } {
   if (settings.acceptGzip) throw new Error(`${label}: h2load cannot decompress answers; measure gzip with --grpc-client grpc-js or connect`);
   if (settings.callers !== settings.sessions) throw new Error(`${label}: h2load makes one call at a time per session (callers = sessions)`);
-  const { method, request } = scenario.grpc;
-  const body = frame(toBinary(method.input, request));
-  let answerBytes: Promise<number> | undefined;
+  let call: Promise<H2loadCall> | undefined;
   return {
     label,
     server,
     load: async (seconds) => {
-      answerBytes ??= framedAnswerSize(gateway, scenario, settings);
-      const url = `${gateway}/${method.parent.typeName}/${method.name}`;
-      return h2loadLoad({ url, body, headers: { authorization: AUTHORIZATION }, answerBytes: await answerBytes }, settings.sessions, seconds);
+      call ??= h2loadGrpcCall(gateway, scenario, settings);
+      return h2loadLoad(await call, settings.sessions, seconds);
     },
     close: () => {},
   };
 }
 
+/** The scenario's gRPC call as h2load makes it, with the size of an OK answer learnt from one real call. */
+export async function h2loadGrpcCall(gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<H2loadCall> {
+  const { method, request } = scenario.grpc;
+  return {
+    url: `${gateway}/${method.parent.typeName}/${method.name}`,
+    body: frame(toBinary(method.input, request)),
+    headers: { authorization: AUTHORIZATION },
+    answerBytes: await framedAnswerSize(gateway, scenario, settings),
+  };
+}
+
 /** The framed size of the scenario's answer from `gateway`, made once by a real client: what every OK answer measures. */
-export async function framedAnswerSize(gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<number> {
+async function framedAnswerSize(gateway: string, scenario: Scenario, settings: GrpcSettings): Promise<number> {
   const client = clientFor(gateway, scenario, settings);
   try {
     return frame(toBinary(scenario.grpc.method.output, await client.call())).length;

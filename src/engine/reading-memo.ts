@@ -72,7 +72,6 @@ export function carriedOver<E extends { at: number }>(rows: ScannedRows, key: st
   return entries;
 }
 
-
 /**
  * Values worked out from one row of a reading (say, the row rendered): `make(at)` for row `at`, made
  * once and kept with the reading, and used again while `fits` (what else it was made from is as it
