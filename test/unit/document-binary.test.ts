@@ -93,6 +93,19 @@ describe('documentToBinary', () => {
 
   const group = contract.getMessage('chainguard.platform.iam.v2beta1.Group')!;
 
+  it('writes each answer alone, whatever was written before it: a huge one, one given up halfway', () => {
+    // The writes are kept between answers (document-binary.ts, Ops.shared): nothing of one may reach the next.
+    const listGroups = contract.getMessage('chainguard.platform.iam.v2beta1.ListGroupsResponse')!;
+    const row = (i: number) => ({ uid: `org/${i}`, name: `group ${i}`, description: 'd'.repeat(i % 7), createTime: '2026-11-26T15:59:00.123Z', verified: i % 2 === 0 });
+    const small = { groups: [row(1), row(2)], nextPageToken: 'next' };
+    const huge = { groups: Array.from({ length: 3_000 }, (_, i) => row(i)), totalCount: 3000 };
+    const givenUp = { groups: [row(3), row(4), { uid: 'x', createTime: 17 }] };
+    for (const document of [small, huge, small, givenUp, small, huge, huge, small] as JsonValue[]) {
+      expectSameAsProtobufEs(listGroups, document, JSON.stringify(document).slice(0, 80));
+    }
+    expect(documentToBinary(listGroups, givenUp as JsonValue)).toBeUndefined();
+  });
+
   it('reads every Timestamp protojson allows as protobuf-es does, and refuses the rest', () => {
     const times = [
       '1970-01-01T00:00:00Z', '2024-01-02T03:04:05Z', '2024-01-02T03:04:05.1Z', '2024-01-02T03:04:05.123456789Z', '2024-01-02T03:04:05.000000001Z',

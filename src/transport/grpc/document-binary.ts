@@ -28,14 +28,16 @@ export function documentBytes(desc: DescMessage, document: JsonValue): Uint8Arra
 
 /** The binary form of `document` as a `desc`, or undefined when it is not one this encoder is sure of. */
 export function documentToBinary(desc: DescMessage, document: unknown): Uint8Array | undefined {
-  const out = new Ops();
+  const out = Ops.shared();
   try {
     writeMessage(out, planOf(desc), document);
+    return out.finish();
   } catch (error) {
     if (error === NOT_PLAIN) return undefined;
     throw error;
+  } finally {
+    out.clear();
   }
-  return out.finish();
 }
 
 // ---- what each message's fields need, worked out once per message type --------------------------
@@ -389,11 +391,29 @@ const OP_INT64 = 1;
 const OP_STRING = 2;
 const OP_LENGTH = 3;
 
+/**
+ * Above this many writes, the lists are let go after use rather than kept for the next answer: a
+ * page of 50 groups is ~1,500, and one rare answer far larger must not be held for good.
+ */
+const KEPT_OPS = 16_384;
+
 class Ops {
+  static #shared: Ops | undefined;
+
+  /**
+   * One Ops for every answer, cleared after each (an answer is written synchronously, start to
+   * finish): growing three fresh lists for each answer was ~2 KB of garbage a Get over gRPC.
+   */
+  static shared(): Ops {
+    return (Ops.#shared ??= new Ops());
+  }
+
   readonly #kinds: number[] = [];
   readonly #values: (number | bigint | string)[] = [];
   /** For OP_STRING, its UTF-8 length; for OP_LENGTH, the size of what it measures. */
   readonly #sizes: number[] = [];
+  /** Writes so far: the lists may be longer, left over from an earlier answer (see clear). */
+  #count = 0;
   #size = 0;
 
   varint(n: number): void {
@@ -415,7 +435,7 @@ class Ops {
   /** A length prefix for what is written until endLength(its index). */
   beginLength(): number {
     this.#push(OP_LENGTH, 0, this.#size);
-    return this.#kinds.length - 1;
+    return this.#count - 1;
   }
 
   endLength(at: number): void {
@@ -425,16 +445,27 @@ class Ops {
   }
 
   #push(kind: number, value: number | bigint | string, size: number): void {
-    this.#kinds.push(kind);
-    this.#values.push(value);
-    this.#sizes.push(size);
+    const at = this.#count++;
+    this.#kinds[at] = kind;
+    this.#values[at] = value;
+    this.#sizes[at] = size;
+  }
+
+  /**
+   * Forgets every write. The lists keep their length (setting it to 0 would give up their room) and
+   * so the last answer's strings, until overwritten; lists grown past KEPT_OPS are let go instead.
+   */
+  clear(): void {
+    if (this.#kinds.length > KEPT_OPS && this === Ops.#shared) Ops.#shared = undefined;
+    this.#count = 0;
+    this.#size = 0;
   }
 
   finish(): Uint8Array {
     const buffer = Buffer.allocUnsafe(this.#size);
     let at = 0;
     const kinds = this.#kinds;
-    for (let i = 0; i < kinds.length; i++) {
+    for (let i = 0; i < this.#count; i++) {
       switch (kinds[i]) {
         case OP_VARINT:
           at = putVarint(buffer, at, this.#values[i] as number);
