@@ -15,7 +15,7 @@ import { toMillisTimestamp } from '../aip/time.ts';
 import type { FilterSpec, ResourceMapping } from './mapping.ts';
 import { getPath, type Json } from './shape.ts';
 import type { ReadField } from '../aip/list-window.ts';
-import type { QueryValue } from '../v1/client.ts';
+import type { QueryValue } from '../v1/query-string.ts';
 
 type FilterValue = string | boolean | string[];
 

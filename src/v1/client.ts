@@ -13,14 +13,13 @@ import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../ob
 import type { AnswerBody } from './answer-body.ts';
 import { exchange, type Answer, type ExchangeLimits } from './exchange.ts';
 import { parseJsonBytes } from './json-body.ts';
+import { withQuery, type QueryValue } from './query-string.ts';
 import type { CancelSignal } from '../operation/cancellation.ts';
 
 /** Reads a successful answer's body (JSON) into a value; throws when it is not JSON. */
 export type ReadAnswer = (body: AnswerBody) => unknown;
 
 const parseAnswer: ReadAnswer = (body) => parseJsonBytes(body.bytes());
-
-export type QueryValue = string | boolean | readonly string[] | undefined;
 
 export interface V1Call {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -184,17 +183,6 @@ function textOf(bytes: Buffer): string {
 function failure(error: unknown, scope: CallScope | undefined, timeoutMs: number): unknown {
   if (scope?.signal?.aborted && scope.signal.reason instanceof ApiError) return scope.signal.reason;
   return fromTransportError(error, timeoutMs);
-}
-
-function withQuery(path: string, query: V1Call['query']): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) params.append(key, item);
-    else params.append(key, String(value));
-  }
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
 }
 
 /** A connection failure in one line: its code (or name) and message, and the cause it wraps. */

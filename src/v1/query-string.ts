@@ -1,0 +1,33 @@
+/**
+ * A v1 call's path with its query, encoded exactly as URLSearchParams encodes it
+ * (application/x-www-form-urlencoded: a space as `+`, every byte but ASCII
+ * letters, digits and `*-._` percent-encoded, a lone surrogate as U+FFFD), made
+ * without building a URLSearchParams object for every call: that was ~1% of a
+ * Get's CPU, for a query that is usually one plain id. Pure.
+ */
+
+export type QueryValue = string | boolean | readonly string[] | undefined;
+
+/** `path`, then `?` and the query's members in their order (an array's items each as one member; undefined left out). */
+export function withQuery(path: string, query: Readonly<Record<string, QueryValue>> | undefined): string {
+  let qs = '';
+  for (const key in query) {
+    if (!Object.hasOwn(query, key)) continue;
+    const value = query[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) qs += `${qs ? '&' : ''}${formEncode(key)}=${formEncode(String(item))}`;
+    else qs += `${qs ? '&' : ''}${formEncode(key)}=${formEncode(String(value))}`;
+  }
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** What the form encoding leaves as it is. */
+const PLAIN = /^[A-Za-z0-9*\-._]*$/;
+/** What encodeURIComponent leaves as it is but the form encoding does not, and its space. */
+const COMPONENT_ONLY = /[!'()~]|%20/g;
+
+/** One name or value as URLSearchParams writes it. */
+export function formEncode(text: string): string {
+  if (PLAIN.test(text)) return text;
+  return encodeURIComponent(text.toWellFormed()).replace(COMPONENT_ONLY, (c) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+}
