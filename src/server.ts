@@ -25,6 +25,7 @@ import { openApiDocument } from './contract/openapi.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { accessLines, accessLogger, createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
+import { lazyRequestLogger } from './transport/rest/request-logger.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
 import { Code } from './rpc-status.ts';
@@ -153,6 +154,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     logController: new AccessLog(lines),
+    // request.log is made when a request first logs through it: one that succeeds never does.
+    childLoggerFactory: lazyRequestLogger,
   });
 
   routedMethods = app.supportedMethods;
