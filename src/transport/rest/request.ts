@@ -51,13 +51,25 @@ export function restOperation(binding: Binding, input: RestInput): Operation {
  * unless it only repeats what the path says.
  */
 function refuseMisplaced(binding: Binding, query: RawQuery, target: string): void {
-  const field = binding.target!;
-  const last = field.split('.').pop()!;
-  for (const key of new Set([field, last, camelToSnake(last), snakeToCamel(last)])) {
+  for (const key of pathFieldKeys(binding)) {
     const value = query[key];
     if (value === undefined || value === target) continue;
     throw invalidField(key, `goes in the URL path, not the query string (${binding.rules[0]!.pattern})`);
   }
+}
+
+const PATH_FIELD_KEYS = new WeakMap<Binding, readonly string[]>();
+
+/** The query keys that would name the binding's path field: its path, and its last part in either case. Once per binding. */
+function pathFieldKeys(binding: Binding): readonly string[] {
+  let keys = PATH_FIELD_KEYS.get(binding);
+  if (!keys) {
+    const field = binding.target!;
+    const last = field.split('.').pop()!;
+    keys = [...new Set([field, last, camelToSnake(last), snakeToCamel(last)])];
+    PATH_FIELD_KEYS.set(binding, keys);
+  }
+  return keys;
 }
 
 function jsonObject(body: unknown): Json {
