@@ -83,6 +83,7 @@ describe('readListAnswer', () => {
   it('refuses what JSON.parse refuses, in rows it reads whole or not', () => {
     const bad = [
       '{"items": [{"id": "a", "name": "tab\there"}]}', // a raw control character in a string
+      '{"items": [{"id": "a", "name": "unit\u001fseparator"}]}', '{"items": [{"id": "a", "name": "nul\u0000"}]}', // the first and last of them
       '{"items": [{"id": "a", "name": "\\x"}]}', // an escape JSON has not
       '{"items": [{"id": "a", "name": "\\u12g4"}]}',
       '{"items": [{"id": "a", "n": 01}]}', '{"items": [{"id": "a", "n": 1.}]}', '{"items": [{"id": "a", "n": -}]}', '{"items": [{"id": "a", "n": 1e}]}',
