@@ -10,6 +10,11 @@
  * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin]`.
  * Needs valgrind and h2load (`apt-get install valgrind nghttp2-client`). A Get takes ~2 minutes a
  * server under valgrind; a List page is ~10x a Get (use fewer requests).
+ *
+ * `--before <commit> [--repeat 3]`: the gateway of that commit (a worktree, built as this checkout is)
+ * against this checkout's, over REST and gRPC, each counted `--repeat` times in alternating order
+ * (bench/lib/instruction-ab.ts): what a change did to a Get, told apart from the few % a single
+ * count moves by. No floors are counted then.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +25,9 @@ import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gatew
 import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-load.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
 import { scenario as scenarioOf, SCENARIO_KEYS, type ScenarioKey } from './lib/scenarios.ts';
-import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
+import { comparisonRow, countingOrder, summarise } from './lib/instruction-ab.ts';
+import { startEmulator, startFloor, startGateway, startGrpcFloor, type GatewayOptions, type Server } from './lib/stack.ts';
+import { addWorktree } from './lib/worktree.ts';
 import { AUTHORIZATION, h2loadGrpcCall, probeGrpc, probeRest, probeUrl, type GrpcSettings } from './lib/targets.ts';
 
 const { values } = parseArgs({
@@ -29,6 +36,8 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '3000' },
     warm: { type: 'string', default: '3000' },
     'no-pin': { type: 'boolean', default: false },
+    before: { type: 'string' },
+    repeat: { type: 'string', default: '3' },
   },
   strict: true,
 });
@@ -39,6 +48,8 @@ const warm = Number(values.warm);
 for (const [flag, n] of [['--requests', requests], ['--warm', warm]] as const) {
   if (!Number.isInteger(n) || n < 50 || n > 1_000_000) throw new Error(`${flag}: expected 50..1000000, got ${n}`);
 }
+const repeat = Number(values.repeat);
+if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new Error(`--repeat: expected 1..20, got ${values.repeat}`);
 if (!callgrindAvailable() || !h2loadAvailable()) throw new Error('bench:instructions needs valgrind and h2load (apt-get install valgrind nghttp2-client)');
 
 const CONNECTIONS = 50;
@@ -59,67 +70,98 @@ const rest = (url: string): H2loadCall => ({ url, headers: { authorization: AUTH
 const probing: GrpcSettings = { client: 'grpc-js', callers: 1, sessions: 1, acceptGzip: false };
 const grpc = (url: string): Promise<H2loadCall> => h2loadGrpcCall(url, scenario, probing);
 
-/**
- * Each server, fresh; its answer checked once as `npm run bench` checks it; and the call it is loaded
- * with, whose every answer h2load's reading checks (status, and a gRPC answer's size): the floor of each
- * protocol, then the gateway on it.
- */
-const servers: Array<{ name: string; floor?: string; start: () => Promise<Server>; probe: (url: string) => Promise<void>; call: (url: string) => Promise<H2loadCall> }> = [
-  {
-    name: 'floor',
-    start: () => startFloor('floor', emulator.url, counted, START_MS),
-    probe: (url) => probeUrl('floor', `${url}${scenario.v1.path}`, scenario.v1.check),
-    call: async (url) => rest(`${url}${scenario.v1.path}`),
-  },
-  {
-    name: 'gateway REST',
-    floor: 'floor',
-    start: () => startGateway('gateway', emulator.url, gatewayOptions),
-    probe: (url) => probeRest('gateway REST', url, scenario),
-    call: async (url) => rest(`${url}${scenario.restPath}`),
-  },
-  {
-    name: 'floor gRPC',
-    start: () => startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, counted, START_MS),
-    // The gRPC floor answers v1's bytes in a field the contract does not have: nothing to check but that it answers.
-    probe: (url) => probeGrpc('floor gRPC', url, { ...scenario, check: () => undefined }, probing),
-    call: grpc,
-  },
-  {
-    name: 'gateway gRPC',
-    floor: 'floor gRPC',
-    start: () => startGateway('gateway-grpc', emulator.url, gatewayOptions),
-    probe: (url) => probeGrpc('gateway gRPC', url, scenario, probing),
-    call: grpc,
-  },
-];
+interface Counted {
+  name: string;
+  start: () => Promise<Server>;
+  probe: (url: string) => Promise<void>;
+  call: (url: string) => Promise<H2loadCall>;
+}
 
-const perAnswer = new Map<string, number>();
-try {
-  process.stderr.write(`bench: instructions per answer, ${scenario.name}, ${warm} answers to warm then ${requests} counted, ${CONNECTIONS} connections; each server under callgrind${pin.active ? ` on core ${pin.cores.server}` : ''}\n`);
+/** A server, fresh, its answer checked once as `npm run bench` checks it, warmed, then counted: instructions per answer. */
+async function count(server: Counted): Promise<number> {
+  const running = await server.start();
+  try {
+    await server.probe(running.url);
+    const call = await server.call(running.url);
+    for (const [phase, n] of [['warm', warm], ['counted', requests]] as const) {
+      if (phase === 'counted') zeroCounts(running.child.pid);
+      process.stderr.write(`bench: ${server.name}: ${n} answers (${phase})\n`);
+      // h2load's reading checks every answer (status, and a gRPC answer's size).
+      const run = await h2loadRequests(call, CONNECTIONS, n, LOAD_MS);
+      if (Object.keys(run.failures).length > 0 || run.requests !== n) {
+        throw new Error(`${server.name}: ${run.requests} of ${n} answered, failures ${JSON.stringify(run.failures)}`);
+      }
+    }
+    return (await dumpCounts(dir, running.child.pid)) / requests;
+  } finally {
+    await running.child.stop();
+  }
+}
+
+/** The gateway (of this checkout, or of `root`, built) counted over REST or gRPC. */
+function gateway(name: string, protocol: 'REST' | 'gRPC', options: Pick<GatewayOptions, 'root' | 'built'> = {}): Counted {
+  const start = () => startGateway(name, emulator.url, { ...gatewayOptions, ...options });
+  return protocol === 'REST'
+    ? { name, start, probe: (url) => probeRest(name, url, scenario), call: async (url) => rest(`${url}${scenario.restPath}`) }
+    : { name, start, probe: (url) => probeGrpc(name, url, scenario, probing), call: grpc };
+}
+
+/** Each floor, then the gateway over its protocol, read against it. */
+async function againstFloors(): Promise<void> {
+  const servers: Array<Counted & { floor?: string }> = [
+    {
+      name: 'floor',
+      start: () => startFloor('floor', emulator.url, counted, START_MS),
+      probe: (url) => probeUrl('floor', `${url}${scenario.v1.path}`, scenario.v1.check),
+      call: async (url) => rest(`${url}${scenario.v1.path}`),
+    },
+    { ...gateway('gateway REST', 'REST'), floor: 'floor' },
+    {
+      name: 'floor gRPC',
+      start: () => startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, counted, START_MS),
+      // The gRPC floor answers v1's bytes in a field the contract does not have: nothing to check but that it answers.
+      probe: (url) => probeGrpc('floor gRPC', url, { ...scenario, check: () => undefined }, probing),
+      call: grpc,
+    },
+    { ...gateway('gateway gRPC', 'gRPC'), floor: 'floor gRPC' },
+  ];
+  const perAnswer = new Map<string, number>();
   console.log(`| server (${scenario.name}) | instructions per answer | floor of its protocol | ratio |`);
   console.log('|:--|--:|--:|--:|');
   for (const server of servers) {
-    const running = await server.start();
-    try {
-      await server.probe(running.url);
-      const call = await server.call(running.url);
-      for (const [phase, n] of [['warm', warm], ['counted', requests]] as const) {
-        if (phase === 'counted') zeroCounts(running.child.pid);
-        process.stderr.write(`bench: ${server.name}: ${n} answers (${phase})\n`);
-        const run = await h2loadRequests(call, CONNECTIONS, n, LOAD_MS);
-        if (Object.keys(run.failures).length > 0 || run.requests !== n) {
-          throw new Error(`${server.name}: ${run.requests} of ${n} answered, failures ${JSON.stringify(run.failures)}`);
-        }
-      }
-      const each = (await dumpCounts(dir, running.child.pid)) / requests;
-      perAnswer.set(server.name, each);
-      const floor = server.floor === undefined ? undefined : perAnswer.get(server.floor);
-      console.log(`| ${server.name} | ${Math.round(each / 1000)}K | ${floor === undefined ? '' : `${Math.round(floor / 1000)}K`} | ${floor === undefined ? '' : `${(each / floor).toFixed(2)}x`} |`);
-    } finally {
-      await running.child.stop();
-    }
+    const each = await count(server);
+    perAnswer.set(server.name, each);
+    const floor = server.floor === undefined ? undefined : perAnswer.get(server.floor);
+    console.log(`| ${server.name} | ${Math.round(each / 1000)}K | ${floor === undefined ? '' : `${Math.round(floor / 1000)}K`} | ${floor === undefined ? '' : `${(each / floor).toFixed(2)}x`} |`);
   }
+}
+
+/** The gateway of `commit` against this checkout's, each counted `repeat` times, alternately, per protocol. */
+async function againstCommit(commit: string): Promise<void> {
+  const worktree = addWorktree(new URL('../', import.meta.url).pathname, commit);
+  try {
+    const label = commit.slice(0, 12);
+    console.log(`| ${scenario.name}, instructions per answer | ${label}: median (each) | this checkout: median (each) | change | |`);
+    console.log('|:--|--:|--:|--:|:--|');
+    for (const protocol of ['REST', 'gRPC'] as const) {
+      const builds = {
+        before: gateway(`gateway ${protocol} at ${label}`, protocol, { root: worktree.path, built: true }),
+        now: gateway(`gateway ${protocol}`, protocol),
+      };
+      const counts = { before: [] as number[], now: [] as number[] };
+      for (const which of countingOrder('before' as const, 'now' as const, repeat)) counts[which].push(await count(builds[which]));
+      console.log(comparisonRow(protocol, summarise(counts.before), summarise(counts.now)));
+    }
+  } finally {
+    worktree.remove();
+  }
+}
+
+try {
+  const what = values.before ? `this checkout against ${values.before}, each counted ${repeat} times` : 'each server';
+  process.stderr.write(`bench: instructions per answer, ${scenario.name}, ${warm} answers to warm then ${requests} counted, ${CONNECTIONS} connections; ${what} under callgrind${pin.active ? ` on core ${pin.cores.server}` : ''}\n`);
+  if (values.before) await againstCommit(values.before);
+  else await againstFloors();
 } finally {
   await emulator.child.stop();
   rmSync(dir, { recursive: true, force: true });

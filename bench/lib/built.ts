@@ -1,19 +1,24 @@
 /**
  * The benchmark's gateway and floor run from the build (dist/, `npm run build`), as the image and
  * `npm start` run the gateway: plain JavaScript, with no TypeScript stripper in the process whose
- * memory is read. Built once per benchmark process, so a run always measures the sources as they are.
+ * memory is read. Each checkout is built once per benchmark process (this one, or a worktree of an
+ * earlier commit that is compared with it), so a run always measures the sources as they are.
  */
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-let built = false;
+const builtRoots = new Set<string>();
 
-/** The built counterpart of `source` (a path from the checkout's root, `bench/gateway-process.ts`). */
-export function builtScript(source: string): string {
-  if (!built) {
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { stdio: ['ignore', 'inherit', 'inherit'] });
-    built = true;
+/** The built counterpart of `source` (a path from the checkout's root, `bench/gateway-process.ts`) in the checkout at `root`. */
+export function builtScript(source: string, checkout = ROOT): string {
+  const root = resolve(checkout);
+  if (!builtRoots.has(root)) {
+    const build = join(root, 'scripts', 'build.ts');
+    if (!existsSync(build)) throw new Error(`${root} has no scripts/build.ts: its commit predates the build, so it cannot run as this one does`);
+    execFileSync(process.execPath, [build], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    builtRoots.add(root);
   }
-  return join(ROOT, 'dist', source.replace(/\.ts$/, '.js'));
+  return join(root, 'dist', source.replace(/\.ts$/, '.js'));
 }

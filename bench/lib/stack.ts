@@ -44,6 +44,8 @@ export interface GatewayOptions {
    * an older commit), whose own sources serve as they are.
    */
   root?: string;
+  /** Run `root` from its own build (built here first) rather than from its sources, as this checkout runs. */
+  built?: boolean;
   nodeArgs?: string[];
   /** Added to the environment it inherits (MALLOC_ARENA_MAX=2, as the image runs it). */
   env?: Record<string, string>;
@@ -57,7 +59,7 @@ export interface GatewayOptions {
 /** A gateway on `v1Url` (translate mode), or with no v1 (`v1Url` undefined: pass `--mode native` in `flags`). */
 export async function startGateway(name: string, v1Url: string | undefined, options: GatewayOptions = {}): Promise<Server> {
   const root = options.root ?? dirname(BENCH);
-  const script = options.root ? join(root, 'bench', 'gateway-process.ts') : builtScript('bench/gateway-process.ts');
+  const script = !options.root || options.built ? builtScript('bench/gateway-process.ts', root) : join(root, 'bench', 'gateway-process.ts');
   const args = [...(v1Url ? ['--v1-url', v1Url] : []), ...(options.flags ?? [])];
   const child = await startChild<{ url: string }>(name, script, args, {
     cwd: root,
