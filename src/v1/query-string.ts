@@ -15,8 +15,9 @@ export function withQuery(path: string, query: Readonly<Record<string, QueryValu
     if (!Object.hasOwn(query, key)) continue;
     const value = query[key];
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) qs += `${qs ? '&' : ''}${formEncode(key)}=${formEncode(String(item))}`;
-    else qs += `${qs ? '&' : ''}${formEncode(key)}=${formEncode(String(value))}`;
+    const name = formEncode(key);
+    if (Array.isArray(value)) for (const item of value) qs += `${qs ? '&' : ''}${name}=${formEncode(item)}`;
+    else qs += `${qs ? '&' : ''}${name}=${formEncode(String(value))}`;
   }
   return qs ? `${path}?${qs}` : path;
 }

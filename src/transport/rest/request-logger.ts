@@ -15,7 +15,7 @@ export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings,
   return new LazyChild(logger as unknown as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }
 
-type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 class LazyChild {
   readonly #parent: Logger;
@@ -43,7 +43,8 @@ class LazyChild {
   info(...args: unknown[]): void { this.#log('info', args); }
   debug(...args: unknown[]): void { this.#log('debug', args); }
   trace(...args: unknown[]): void { this.#log('trace', args); }
-  silent(...args: unknown[]): void { this.#log('silent', args); }
+  /** pino's `silent` writes nothing, so it makes no child either. */
+  silent(): void {}
 
   child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
     return this.#made().child(bindings, options);
