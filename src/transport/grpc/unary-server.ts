@@ -82,7 +82,6 @@ class UnaryCallOnStream {
   readonly #headers: IncomingHttpHeaders;
   readonly #timeoutMs: number | undefined;
   readonly #call: CallRecord;
-  readonly #domain: string;
   readonly #caller = new Cancellation();
   #answered = false;
   /** The status of the answer written: the call is recorded as ended with it once the stream has closed. */
@@ -100,7 +99,6 @@ class UnaryCallOnStream {
     this.#timeoutMs = timeoutMs;
     const service = entry.method.parent.typeName;
     this.#call = startCall(options, service, entry.method.name, 'grpc', (name) => headers[name]);
-    this.#domain = domainForService(service);
   }
 
   start(): void {
@@ -177,7 +175,8 @@ class UnaryCallOnStream {
   /** A trailers-only answer: the status in the headers, no message. */
   #fail(error: ApiError, headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': this.#call.requestId }): void {
     if (this.#answered) return;
-    this.#send({ ...headers, ...grpcStatusHeaders(error, this.#domain, this.#call.requestId) }, undefined, error.code);
+    // The error's domain is worked out here, for the calls that fail, not for every call.
+    this.#send({ ...headers, ...grpcStatusHeaders(error, domainForService(this.#entry.method.parent.typeName), this.#call.requestId) }, undefined, error.code);
   }
 
   /** Writes the call's one answer, a message or (none) a trailers-only status, and records how the call ended. */
