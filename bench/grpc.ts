@@ -19,11 +19,11 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import './lib/cleanup.ts'; // first: from here on, any ending kills the children and removes the worktree
 import { beforeAfter } from './lib/before-after.ts';
+import { CHECKOUT } from './lib/built.ts';
 import { GRPC_CLIENT_KINDS, type GrpcClientKind } from './lib/grpc-clients.ts';
 import { protocols, type ComparisonResult, type RunSettings } from './lib/protocols.ts';
 import { SCENARIO_KEYS, type ScenarioKey } from './lib/scenarios.ts';
@@ -31,7 +31,6 @@ import { failureCount, type Summary } from './lib/stats.ts';
 import { fmt, markdownTable, ratio } from './lib/table.ts';
 import { addWorktree } from './lib/worktree.ts';
 
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 
 // ---- options -------------------------------------------------------------
 
@@ -157,7 +156,7 @@ function notes(results: ComparisonResult[]): string {
 // ---- main ------------------------------------------------------------------
 
 function git(args: string[]): string {
-  return execFileSync('git', ['-C', REPO, ...args], { encoding: 'utf8' }).trim();
+  return execFileSync('git', ['-C', CHECKOUT, ...args], { encoding: 'utf8' }).trim();
 }
 
 async function main(): Promise<number> {
@@ -176,7 +175,7 @@ async function main(): Promise<number> {
     if (part === 'grpc') {
       for (const key of scenarios) results.grpc.push(await protocols(key, settings));
     } else {
-      const worktree = addWorktree(REPO, flags.before);
+      const worktree = addWorktree(CHECKOUT, flags.before);
       beforeCommit = worktree.commit;
       process.stderr.write(`bench: ${flags.before} (${worktree.commit.slice(0, 12)}) checked out in ${worktree.path}\n`);
       const label = `before (${worktree.commit.slice(0, 7)})`;

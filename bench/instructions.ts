@@ -25,6 +25,7 @@ import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gatew
 import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-load.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
 import { scenario as scenarioOf, SCENARIO_KEYS, type ScenarioKey } from './lib/scenarios.ts';
+import { CHECKOUT } from './lib/built.ts';
 import { comparisonRow, countingOrder, summarise } from './lib/instruction-ab.ts';
 import { startEmulator, startFloor, startGateway, startGrpcFloor, type GatewayOptions, type Server } from './lib/stack.ts';
 import { addWorktree } from './lib/worktree.ts';
@@ -138,7 +139,7 @@ async function againstFloors(): Promise<void> {
 
 /** The gateway of `commit` against this checkout's, each counted `repeat` times, alternately, per protocol. */
 async function againstCommit(commit: string): Promise<void> {
-  const worktree = addWorktree(new URL('../', import.meta.url).pathname, commit);
+  const worktree = addWorktree(CHECKOUT, commit);
   try {
     const label = commit.slice(0, 12);
     console.log(`| ${scenario.name}, instructions per answer | ${label}: median (each) | this checkout: median (each) | change | |`);

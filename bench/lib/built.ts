@@ -8,11 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+/** This checkout's root (the directory holding bench/, src/ and package.json). */
+export const CHECKOUT = resolve(new URL('../../', import.meta.url).pathname);
 const builtRoots = new Set<string>();
 
 /** The built counterpart of `source` (a path from the checkout's root, `bench/gateway-process.ts`) in the checkout at `root`. */
-export function builtScript(source: string, checkout = ROOT): string {
+export function builtScript(source: string, checkout = CHECKOUT): string {
   const root = resolve(checkout);
   if (!builtRoots.has(root)) {
     const build = join(root, 'scripts', 'build.ts');

@@ -7,7 +7,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtScript } from './built.ts';
+import { builtScript, CHECKOUT } from './built.ts';
 import { requireLoopback, startChild, type Child, type Launch } from './children.ts';
 
 const BENCH = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -58,7 +58,7 @@ export interface GatewayOptions {
 
 /** A gateway on `v1Url` (translate mode), or with no v1 (`v1Url` undefined: pass `--mode native` in `flags`). */
 export async function startGateway(name: string, v1Url: string | undefined, options: GatewayOptions = {}): Promise<Server> {
-  const root = options.root ?? dirname(BENCH);
+  const root = options.root ?? CHECKOUT;
   const script = !options.root || options.built ? builtScript('bench/gateway-process.ts', root) : join(root, 'bench', 'gateway-process.ts');
   const args = [...(v1Url ? ['--v1-url', v1Url] : []), ...(options.flags ?? [])];
   const child = await startChild<{ url: string }>(name, script, args, {
