@@ -8,24 +8,15 @@
  * port chosen by the OS, then serves until its parent closes stdin or sends
  * SIGTERM/SIGINT.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { http } from '../src/node-http.ts';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
+import { endToEnd } from './lib/end-to-end.ts';
 import { stopWithParent } from './stop-with-parent.ts';
 
 const { values } = parseArgs({ options: { 'v1-url': { type: 'string' } }, strict: true });
 if (!values['v1-url']) throw new Error('--v1-url is required');
 const v1 = new Pool(values['v1-url']);
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection, not to the message forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host']);
-
-function endToEnd(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const kept: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
-  return kept;
-}
 
 const server = http.createServer(async (request, response) => {
   try {

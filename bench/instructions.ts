@@ -1,5 +1,5 @@
 /**
- * Instructions per answer of the gateway and of the floors, counted by callgrind (bench/lib/callgrind.ts):
+ * Instructions per answer of the gateway and of the floors (the raw one, the same forward in Fastify, gRPC's), counted by callgrind (bench/lib/callgrind.ts):
  * the figure of `npm run bench` that does not move with what else the host runs. Each server starts
  * under valgrind, alone on its core (pinned as in `npm run bench`), answers `--warm` requests at 50
  * connections (h2load: HTTP/1.1 for REST, h2c for gRPC), has its counters zeroed, answers `--requests`
@@ -27,7 +27,7 @@ import { pinning, pinSelf } from './lib/pin.ts';
 import { scenario as scenarioOf, SCENARIO_KEYS, type ScenarioKey } from './lib/scenarios.ts';
 import { CHECKOUT } from './lib/built.ts';
 import { comparisonRow, countingOrder, summarise } from './lib/instruction-ab.ts';
-import { startEmulator, startFloor, startGateway, startGrpcFloor, type GatewayOptions, type Server } from './lib/stack.ts';
+import { FLOORS, startEmulator, startFloor, startGateway, startGrpcFloor, type GatewayOptions, type Server } from './lib/stack.ts';
 import { addWorktree } from './lib/worktree.ts';
 import { AUTHORIZATION, h2loadGrpcCall, probeGrpc, probeRest, probeUrl, type GrpcSettings } from './lib/targets.ts';
 
@@ -107,15 +107,22 @@ function gateway(name: string, protocol: 'REST' | 'gRPC', options: Pick<GatewayO
     : { name, start, probe: (url) => probeGrpc(name, url, scenario, probing), call: grpc };
 }
 
+/** An HTTP/1.1 floor (bench/lib/stack.ts, FLOORS), asked v1's own question. */
+function httpFloor(name: string, kind: keyof typeof FLOORS): Counted {
+  return {
+    name,
+    start: () => startFloor(name, emulator.url, counted, START_MS, kind),
+    probe: (url) => probeUrl(name, `${url}${scenario.v1.path}`, scenario.v1.check),
+    call: async (url) => rest(`${url}${scenario.v1.path}`),
+  };
+}
+
 /** Each floor, then the gateway over its protocol, read against it. */
 async function againstFloors(): Promise<void> {
   const servers: Array<Counted & { floor?: string }> = [
-    {
-      name: 'floor',
-      start: () => startFloor('floor', emulator.url, counted, START_MS),
-      probe: (url) => probeUrl('floor', `${url}${scenario.v1.path}`, scenario.v1.check),
-      call: async (url) => rest(`${url}${scenario.v1.path}`),
-    },
+    httpFloor('floor', 'raw'),
+    // The same forward in a Fastify route: what the framework costs before the gateway does anything.
+    { ...httpFloor('floor Fastify', 'fastify'), floor: 'floor' },
     { ...gateway('gateway REST', 'REST'), floor: 'floor' },
     {
       name: 'floor gRPC',

@@ -10,7 +10,8 @@
  * `--json <file>` writes everything.
  *
  * Parts, each with fresh processes (so a process's peak RSS is that part's):
- *   get        Get one group at c=connections and at c=1
+ *   get        Get one group at c=connections and at c=1, with a second floor, the same forward in
+ *              Fastify (bench/fastify-floor-process.ts), to split the Get's gap into Fastify's and the gateway's
  *   list       a page of 50 of `groups`, v1 sending times; the floor forwards v1's whole list
  *   list-omit  the same with v1 omitting group times (the gateway supplies them from its store)
  *   list-churn the same (REST) with v1 changing a group after each answer, so no answer is the one before it
@@ -193,6 +194,9 @@ async function stopAll(servers: Array<{ child: { stop(): Promise<void> } }>): Pr
   for (const s of servers.reverse()) await s.child.stop();
 }
 
+/** The Get target of the floor's forward in a Fastify route. */
+const FASTIFY_FLOOR = 'floor Fastify';
+
 /** The List target whose gateway reads every v1 answer afresh (`--list-scan-cache-bytes 0`). */
 const FRESH = 'gateway REST, each answer read afresh';
 
@@ -203,6 +207,10 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
   try {
     const floor = await startFloor('floor', emulator.url, server);
     started.push(floor);
+    // What Fastify costs before the gateway does anything (bench/fastify-floor-process.ts): read on the Get,
+    // whose gap to the floor is the one its target is about.
+    const fastifyFloor = key === 'get' ? await startFloor('floor-fastify', emulator.url, server, undefined, 'fastify') : undefined;
+    if (fastifyFloor) started.push(fastifyFloor);
     const gateway = await startGateway('gateway', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
     started.push(gateway);
     const grpcGateway = withGrpc ? await startGateway('gateway-grpc', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
@@ -215,6 +223,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, server) : undefined;
     if (grpcFloor) started.push(grpcFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
+    if (fastifyFloor) await probeUrl(FASTIFY_FLOOR, `${fastifyFloor.url}${scenario.v1.path}`, scenario.v1.check);
     await probeUrl('direct v1', `${emulator.url}${scenario.v1.path}`, scenario.v1.check);
     await probeRest('gateway REST', gateway.url, scenario);
     if (freshGateway) await probeRest(FRESH, freshGateway.url, scenario);
@@ -225,6 +234,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     const targets = (connections: number): Target[] => {
       const list: Target[] = [
         urlTarget('floor', 'floor', `${floor.url}${scenario.v1.path}`, connections, restLoader),
+        ...(fastifyFloor ? [urlTarget(FASTIFY_FLOOR, 'floor-fastify', `${fastifyFloor.url}${scenario.v1.path}`, connections, restLoader)] : []),
         urlTarget('direct v1', 'v1', `${emulator.url}${scenario.v1.path}`, connections, restLoader),
         restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
         ...(freshGateway ? [restTarget(FRESH, 'gateway-fresh', freshGateway.url, scenario, connections, restLoader)] : []),
@@ -237,7 +247,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       }
       return list;
     };
-    const processes: Record<string, Server> = { floor, gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
+    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
     const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}${changing ? ' (v1 changing)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
@@ -338,6 +348,13 @@ function goals(r: Results): Goal[] {
       if (!m || !f) continue;
       out.push(atLeastTimes(`Get ${c}, ${label}: req/s`, m.reqPerSec, f.reqPerSec, 0.75, units.reqPerSec, floorLabel));
       out.push(reported(`Get ${c}, ${label}: CPU per request`, units.us(m.cpuUsPerReq[proc]!), `${floorLabel} ${units.us(f.cpuUsPerReq[floorProc]!)}`, units.times(m.cpuUsPerReq[proc]! / f.cpuUsPerReq[floorProc]!)));
+    }
+    // The Get's gap in two steps: what Fastify costs over the floor, and what the gateway does over Fastify.
+    const fastifyFloor = g[`${c} ${FASTIFY_FLOOR}`];
+    const rest = g[`${c} gateway REST`];
+    if (fastifyFloor) {
+      out.push(reported(`Get ${c}, ${FASTIFY_FLOOR}: req/s (CPU per request)`, `${units.reqPerSec(fastifyFloor.reqPerSec)} (${units.us(fastifyFloor.cpuUsPerReq['floor-fastify']!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(fastifyFloor.reqPerSec / floor.reqPerSec)));
+      if (rest) out.push(reported(`Get ${c}, gateway REST against the ${FASTIFY_FLOOR}: req/s`, units.reqPerSec(rest.reqPerSec), `${FASTIFY_FLOOR} ${units.reqPerSec(fastifyFloor.reqPerSec)}`, units.times(rest.reqPerSec / fastifyFloor.reqPerSec)));
     }
     const grpcFloor = g[`${c} floor gRPC`];
     if (grpcFloor) out.push(reported(`Get ${c}, floor gRPC: req/s (CPU per request)`, `${units.reqPerSec(grpcFloor.reqPerSec)} (${units.us(grpcFloor.cpuUsPerReq['floor-grpc']!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(grpcFloor.reqPerSec / floor.reqPerSec)));

@@ -1,7 +1,8 @@
 /**
  * The servers of one scenario, each its own process on a loopback port: the
  * v1 emulator (one org, `groups` child groups), gateways on it (or on their own
- * store, in native mode), and the raw pass-through floor (bench/floor-process.ts).
+ * store, in native mode), and the floors: the raw pass-through (bench/floor-process.ts), the
+ * same forward in Fastify (bench/fastify-floor-process.ts), and the gRPC one.
  * Started afresh per scenario so one scenario's heap cannot tax the next
  * (bench/README.md), and so a process's peak RSS is that scenario's.
  */
@@ -77,8 +78,11 @@ export async function startGrpcFloor(name: string, v1Url: string, v1Path: string
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
-/** The raw pass-through floor on `v1Url`, built as the gateway is, so neither carries the type stripper. */
-export async function startFloor(name: string, v1Url: string, launch?: Launch, timeoutMs?: number): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript('bench/floor-process.ts'), ['--v1-url', v1Url], { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+/** The HTTP/1.1 floors: the raw pass-through, and the same forward inside a Fastify route. */
+export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts' } as const;
+
+/** A floor on `v1Url` (the raw one unless told), built as the gateway is, so neither carries the type stripper. */
+export async function startFloor(name: string, v1Url: string, launch?: Launch, timeoutMs?: number, kind: keyof typeof FLOORS = 'raw'): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript(FLOORS[kind]), ['--v1-url', v1Url], { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
   return { child, url: requireLoopback(name, child.ready.url) };
 }
