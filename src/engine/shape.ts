@@ -101,10 +101,29 @@ export function v2PathReader(fields: Fields, path: string, adjust?: AdjustField)
   const rest = dot < 0 ? undefined : path.slice(dot + 1);
   const spec = ownValue(fields, key);
   if (!spec) return () => undefined;
+  const render = fieldRenderer(spec, key);
   return (v1) => {
-    const value = adjust ? adjust(spec, renderField(spec, key, v1), v1) : renderField(spec, key, v1);
+    const value = adjust ? adjust(spec, render(v1), v1) : render(v1);
     return rest === undefined ? value : getPath(value, rest);
   };
+}
+
+/**
+ * renderField for one field, chosen once per reader rather than worked out from the spec on every row.
+ * A plain string field (a v1 member of its own, always present in v2: a uid, a name) is read straight
+ * from its member, which is what renderField makes of it; anything else is rendered as renderField
+ * renders it. A List reads its filters' and order's fields of every row of v1's list.
+ */
+function fieldRenderer(spec: FieldSpec, key: string): (v1: Json) => unknown {
+  const source = spec.v1 === undefined ? key : spec.v1;
+  const plainString = typeOf(spec) === 'string' && !spec.repeated && !spec.oneof && !spec.optional && !spec.lookup && !spec.inputOnly && !spec.secret;
+  if (plainString && source !== null && source !== '.' && !source.includes('.')) {
+    return (v1) => {
+      const raw = isObject(v1) ? ownValue(v1, source) : undefined;
+      return typeof raw === 'string' ? raw : '';
+    };
+  }
+  return (v1) => renderField(spec, key, v1);
 }
 
 /**
