@@ -12,8 +12,5 @@ Object.assign(Dispatcher.prototype, require('undici/lib/api'))
 module.exports = {
   Dispatcher,
   Pool: require('undici/lib/dispatcher/pool'),
-  errors: require('undici/lib/core/errors'),
-  interceptors: {
-    retry: require('undici/lib/interceptor/retry')
-  }
+  errors: require('undici/lib/core/errors')
 }

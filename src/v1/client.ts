@@ -1,12 +1,12 @@
 /**
  * The one way the gateway talks to v1: an undici pool with a deadline per call
- * and a retry for safe reads, answering parsed JSON or throwing the ApiError
+ * and retries for safe reads (read-retry.ts), answering parsed JSON or throwing the ApiError
  * that describes what went wrong (see errors.ts). An answer is read under a
  * size cap, counted as it arrives: past it the v1 request is aborted, so the
  * gateway never holds more of one answer than the cap.
  */
-import { Pool, interceptors, type Dispatcher } from 'undici';
-import { readRetryPolicy } from './read-retry.ts';
+import { Pool } from 'undici';
+import { withReadRetries } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
 import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
 import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
@@ -61,7 +61,6 @@ export class V1Client {
   readonly baseUrl: string;
   readonly #origin: URL;
   readonly #pool: Pool;
-  readonly #dispatcher: Dispatcher;
   readonly #limits: ExchangeLimits;
   readonly #observe: V1ClientOptions['observe'];
 
@@ -77,11 +76,6 @@ export class V1Client {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
-    // Reads are safe to repeat (read-retry.ts says when, and how long v1's Retry-After lets it wait).
-    this.#dispatcher = this.#pool.compose(
-      // throwOnError: false hands the last answer through, so v1's own error body still reaches the client.
-      interceptors.retry({ retry: readRetryPolicy, methods: ['GET'], maxRetries: 2, statusCodes: [502, 503], throwOnError: false }),
-    );
   }
 
   /** `read` turns a successful answer's bytes into what the call answers (default: parsed JSON, parseJsonBytes). */
@@ -116,12 +110,12 @@ export class V1Client {
     }
     let answer: Answer;
     try {
-      // The request's signal ends the call when the caller goes away or the whole request's deadline passes.
-      answer = await exchange(
-        this.#dispatcher,
-        { origin: this.baseUrl, method: call.method, path: withQuery(call.path, call.query), headers, body },
-        this.#limits,
-        { signal: scope?.signal, answered, likely: call.likely },
+      const request = { origin: this.baseUrl, method: call.method, path: withQuery(call.path, call.query), headers, body };
+      // Reads are safe to repeat (read-retry.ts says when, and how long v1's Retry-After lets it wait); the
+      // last answer is handed through, so v1's own error body still reaches the client. The request's signal
+      // ends the call when the caller goes away or the whole request's deadline passes.
+      answer = await withReadRetries(call.method, this.#limits.timeoutMs, scope?.signal, (timeoutMs) =>
+        exchange(this.#pool, request, { ...this.#limits, timeoutMs }, { signal: scope?.signal, answered, likely: call.likely }),
       );
     } catch (error) {
       throw failure(error, scope, this.#limits.timeoutMs);

@@ -165,7 +165,6 @@ export function tooLarge(status: number, maxBytes: number): ApiError {
  */
 const UNDICI = {
   socket: 'UND_ERR_SOCKET',
-  retry: 'UND_ERR_REQ_RETRY',
   headersTimeout: 'UND_ERR_HEADERS_TIMEOUT',
   bodyTimeout: 'UND_ERR_BODY_TIMEOUT',
 } as const;
@@ -174,23 +173,16 @@ function codeOf(error: unknown): unknown {
   return (error as { code?: unknown } | undefined)?.code;
 }
 
-/**
- * undici's errors and Node's codes that mean v1 was reached but dropped the exchange part-way (a read
- * cut mid-body cannot be retried: the retry interceptor then reports a RequestRetryError).
- */
+/** undici's errors and Node's codes that mean v1 was reached but dropped the exchange part-way. */
 function isReset(error: unknown): boolean {
   const code = codeOf(error);
-  return code === UNDICI.socket || code === UNDICI.retry || code === 'ECONNRESET' || code === 'EPIPE';
+  return code === UNDICI.socket || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 export function fromTransportError(error: unknown, timeoutMs: number): ApiError {
   const name = (error as Error | undefined)?.name;
   const code = codeOf(error);
-  const isTimeout =
-    name === 'TimeoutError' ||
-    code === UNDICI.headersTimeout ||
-    code === UNDICI.bodyTimeout ||
-    (code === UNDICI.retry && /timeout/i.test(String((error as Error).message)));
+  const isTimeout = name === 'TimeoutError' || code === UNDICI.headersTimeout || code === UNDICI.bodyTimeout;
   if (isTimeout) return deadlineExceeded(`the v1 backend did not answer within ${timeoutMs} ms`);
   if (isReset(error)) return unavailable('the v1 backend closed the connection before its answer was complete');
   return unavailable('the v1 backend cannot be reached');
