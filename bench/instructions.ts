@@ -26,7 +26,7 @@ import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-l
 import { pinning, pinSelf } from './lib/pin.ts';
 import { scenario as scenarioOf, SCENARIO_KEYS, type ScenarioKey } from './lib/scenarios.ts';
 import { CHECKOUT } from './lib/built.ts';
-import { comparisonRow, countingOrder, summarise } from './lib/instruction-ab.ts';
+import { comparisonRow, countingOrder, summarise, thousands } from './lib/instruction-ab.ts';
 import { FLOORS, startEmulator, startFloor, startGateway, startGrpcFloor, type GatewayOptions, type Server } from './lib/stack.ts';
 import { addWorktree } from './lib/worktree.ts';
 import { AUTHORIZATION, h2loadGrpcCall, probeGrpc, probeRest, probeUrl, type GrpcSettings } from './lib/targets.ts';
@@ -111,7 +111,7 @@ function gateway(name: string, protocol: 'REST' | 'gRPC', options: Pick<GatewayO
 function httpFloor(name: string, kind: keyof typeof FLOORS): Counted {
   return {
     name,
-    start: () => startFloor(name, emulator.url, counted, START_MS, kind),
+    start: () => startFloor(name, emulator.url, { launch: counted, timeoutMs: START_MS, kind }),
     probe: (url) => probeUrl(name, `${url}${scenario.v1.path}`, scenario.v1.check),
     call: async (url) => rest(`${url}${scenario.v1.path}`),
   };
@@ -126,7 +126,7 @@ async function againstFloors(): Promise<void> {
     { ...gateway('gateway REST', 'REST'), floor: 'floor' },
     {
       name: 'floor gRPC',
-      start: () => startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, counted, START_MS),
+      start: () => startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: counted, timeoutMs: START_MS }),
       // The gRPC floor answers v1's bytes in a field the contract does not have: nothing to check but that it answers.
       probe: (url) => probeGrpc('floor gRPC', url, { ...scenario, check: () => undefined }, probing),
       call: grpc,
@@ -140,7 +140,7 @@ async function againstFloors(): Promise<void> {
     const each = await count(server);
     perAnswer.set(server.name, each);
     const floor = server.floor === undefined ? undefined : perAnswer.get(server.floor);
-    console.log(`| ${server.name} | ${Math.round(each / 1000)}K | ${floor === undefined ? '' : `${Math.round(floor / 1000)}K`} | ${floor === undefined ? '' : `${(each / floor).toFixed(2)}x`} |`);
+    console.log(`| ${server.name} | ${thousands(each)} | ${floor === undefined ? '' : thousands(floor)} | ${floor === undefined ? '' : `${(each / floor).toFixed(2)}x`} |`);
   }
 }
 

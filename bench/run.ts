@@ -205,11 +205,11 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
   const emulator = await startEmulator(settings.groups, { omitTimes, changing, launch: support });
   const started: Server[] = [];
   try {
-    const floor = await startFloor('floor', emulator.url, server);
+    const floor = await startFloor('floor', emulator.url, { launch: server });
     started.push(floor);
     // What Fastify costs before the gateway does anything (bench/fastify-floor-process.ts): read on the Get,
     // whose gap to the floor is the one its target is about.
-    const fastifyFloor = key === 'get' ? await startFloor('floor-fastify', emulator.url, server, undefined, 'fastify') : undefined;
+    const fastifyFloor = key === 'get' ? await startFloor('floor-fastify', emulator.url, { launch: server, kind: 'fastify' }) : undefined;
     if (fastifyFloor) started.push(fastifyFloor);
     const gateway = await startGateway('gateway', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
     started.push(gateway);
@@ -220,7 +220,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     const freshGateway = key === 'list' ? await startGateway('gateway-fresh', emulator.url, { flags: [...gatewayFlags, '--list-scan-cache-bytes', '0'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
     if (freshGateway) started.push(freshGateway);
     const scenario = scenarioFor(key, emulator.org, emulator.group);
-    const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, server) : undefined;
+    const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: server }) : undefined;
     if (grpcFloor) started.push(grpcFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     if (fastifyFloor) await probeUrl(FASTIFY_FLOOR, `${fastifyFloor.url}${scenario.v1.path}`, scenario.v1.check);

@@ -35,11 +35,11 @@ const grpc = { client: 'h2load' as const, callers: CONNECTIONS, sessions: CONNEC
 
 /** Each curve: a fresh server, and the target that loads it. */
 const curves: Array<{ name: string; start: () => Promise<Server>; target: (url: string) => Target }> = [
-  { name: 'floor, Get', start: () => startFloor('floor', emulator.url, server), target: (url) => urlTarget('floor', 'server', `${url}${get.v1.path}`, CONNECTIONS, wrkLoad) },
+  { name: 'floor, Get', start: () => startFloor('floor', emulator.url, { launch: server }), target: (url) => urlTarget('floor', 'server', `${url}${get.v1.path}`, CONNECTIONS, wrkLoad) },
   { name: 'gateway REST, Get', start: () => startGateway('gateway', emulator.url, gatewayOptions), target: (url) => restTarget('gateway', 'server', url, get, CONNECTIONS, wrkLoad) },
-  { name: 'floor gRPC, Get', start: () => startGrpcFloor('floor-grpc', emulator.url, get.v1.path, server), target: (url) => grpcTarget('floor gRPC', 'server', url, get, grpc) },
+  { name: 'floor gRPC, Get', start: () => startGrpcFloor('floor-grpc', emulator.url, get.v1.path, { launch: server }), target: (url) => grpcTarget('floor gRPC', 'server', url, get, grpc) },
   { name: 'gateway gRPC, Get', start: () => startGateway('gateway', emulator.url, gatewayOptions), target: (url) => grpcTarget('gateway gRPC', 'server', url, get, grpc) },
-  { name: 'floor, whole list', start: () => startFloor('floor', emulator.url, server), target: (url) => urlTarget('floor', 'server', `${url}${list.v1.path}`, CONNECTIONS, wrkLoad) },
+  { name: 'floor, whole list', start: () => startFloor('floor', emulator.url, { launch: server }), target: (url) => urlTarget('floor', 'server', `${url}${list.v1.path}`, CONNECTIONS, wrkLoad) },
   { name: 'gateway REST, page of 50', start: () => startGateway('gateway', emulator.url, gatewayOptions), target: (url) => restTarget('gateway', 'server', url, list, CONNECTIONS, wrkLoad) },
 ];
 

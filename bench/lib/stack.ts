@@ -72,17 +72,27 @@ export async function startGateway(name: string, v1Url: string | undefined, opti
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
+/** How a floor's process is started: under what (valgrind, bench/instructions.ts), and how long it may take to listen. */
+export interface FloorOptions {
+  launch?: Launch;
+  timeoutMs?: number;
+}
+
+function childOptions({ launch, timeoutMs }: FloorOptions): { launch?: Launch; timeoutMs?: number } {
+  return { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+}
+
 /** The gRPC floor (bench/grpc-floor-process.ts): each unary call answered with the one v1 call at `v1Path`. */
-export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, launch?: Launch, timeoutMs?: number): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript('bench/grpc-floor-process.ts'), ['--v1-url', v1Url, '--v1-path', v1Path], { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, options: FloorOptions = {}): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript('bench/grpc-floor-process.ts'), ['--v1-url', v1Url, '--v1-path', v1Path], childOptions(options));
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
 /** The HTTP/1.1 floors: the raw pass-through, and the same forward inside a Fastify route. */
 export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts' } as const;
 
-/** A floor on `v1Url` (the raw one unless told), built as the gateway is, so neither carries the type stripper. */
-export async function startFloor(name: string, v1Url: string, launch?: Launch, timeoutMs?: number, kind: keyof typeof FLOORS = 'raw'): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript(FLOORS[kind]), ['--v1-url', v1Url], { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+/** An HTTP/1.1 floor on `v1Url` (the raw one unless `kind` says), built as the gateway is, so neither carries the type stripper. */
+export async function startFloor(name: string, v1Url: string, options: FloorOptions & { kind?: keyof typeof FLOORS } = {}): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript(FLOORS[options.kind ?? 'raw']), ['--v1-url', v1Url], childOptions(options));
   return { child, url: requireLoopback(name, child.ready.url) };
 }
