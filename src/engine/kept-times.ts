@@ -55,11 +55,6 @@ export class KeptTimes {
     return new Date(this.#now()).toISOString();
   }
 
-  /** The kept times of the rows that lack a time v1 should have given, recording first sightings. */
-  async forRows(mapping: ResourceMapping, rows: readonly Json[], uidKey: string): Promise<Map<string, ResourceTimes> | undefined> {
-    return this.forUids(mapping, this.lacking(mapping, rows, uidKey));
-  }
-
   /** The uids of the rows that lack a time v1 should have given (none when nothing is kept). Pure. */
   lacking(mapping: ResourceMapping, rows: readonly Json[], uidKey: string): readonly string[] {
     const sources = KeptTimes.sources(mapping);
@@ -102,7 +97,7 @@ export class KeptTimes {
     return times;
   }
 
-  /** Where in a v1 row forRows reads each kept time, to tell whether it is blank (the row's key, or a dotted path). */
+  /** Where in a v1 row `lacking` reads each kept time, to tell whether it is blank (the row's key, or a dotted path). */
   static sources(mapping: ResourceMapping): readonly string[] {
     let sources = SOURCES.get(mapping);
     if (!sources) {

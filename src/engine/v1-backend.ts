@@ -420,12 +420,16 @@ export class V1Backend implements BackendPort {
 
   /** The rows as v2 resources: references hydrated, kept times set (`times` when the caller already has them). */
   async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
-    times ??= await this.#times.forRows(mapping, rows, v1UidKey(mapping));
+    const uidKey = v1UidKey(mapping);
+    if (!times) {
+      const lacking = this.#times.lacking(mapping, rows, uidKey);
+      // v1 gave every time it should have (a Get, most answers): no store lookup, and no await for one.
+      if (lacking.length > 0) times = await this.#times.forUids(mapping, lacking);
+    }
     // Nothing to look up (most resources): no resolver, and no await for one.
     const resolve = needsHydration(mapping) ? await hydrate(mapping, rows, {
       v1: this.#v1, registry: this.#registry, request: ctx, maxFanOut: this.#maxFanOut, cache: this.#cache,
     }) : undefined;
-    const uidKey = v1UidKey(mapping);
     return rows.map((row) => renderRow(mapping, row, resolve, times?.get(String(row[uidKey]))));
   }
 

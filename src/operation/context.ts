@@ -34,47 +34,93 @@ export interface ContextInput {
   now?: number;
 }
 
-/** Where a context keeps its release (finish): a symbol, so it is in no listing of the context's members. */
-const STOP = Symbol('stop');
+/**
+ * The context as built here: a class, so a request costs one object, its cancellation and its timer,
+ * not a closure per thing to undo. Its own members are private, so they are in no listing of it.
+ */
+class ContextOfRequest implements RequestContext {
+  readonly authorization: string;
+  readonly requestId: string;
+  readonly deadline: number;
+  readonly signal = new Cancellation();
+  readonly counter = { v1Calls: 0 };
+  readonly trace: TraceSpan | undefined;
+  readonly #budgetMs: number;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #caller: CancelSignal | undefined;
+  /** Heard on the caller's signal; made only when there is one to hear (gRPC and Connect hand one over). */
+  readonly #callerGone: (() => void) | undefined;
+  #finished = false;
+
+  constructor(input: ContextInput) {
+    this.authorization = input.authorization;
+    this.requestId = input.requestId;
+    this.#budgetMs = Math.max(0, input.budgetMs);
+    this.deadline = (input.now ?? Date.now()) + this.#budgetMs;
+    this.trace = input.trace;
+    // One timer per request, not per v1 call; unref'd so it never holds the process open.
+    this.#timer = setTimeout(expire, this.#budgetMs, this);
+    this.#timer.unref();
+    const caller = input.callerSignal;
+    if (!caller) return;
+    this.#caller = caller;
+    this.#callerGone = () => this.cancel();
+    if (caller.aborted) this.cancel();
+    else caller.addEventListener('abort', this.#callerGone, { once: true });
+  }
+
+  /**
+   * The caller went away. The transport may abort its signal for the same deadline (ConnectRPC arms its
+   * own grpc-timeout timer), possibly a moment before this one fires: then it is the deadline, not the
+   * caller, that ended the call.
+   */
+  cancel(): void {
+    this.#end(Date.now() >= this.deadline ? this.expired() : cancelled());
+  }
+
+  expired(): ApiError {
+    return deadlineExceeded(`the request did not complete within its deadline of ${this.#budgetMs} ms`);
+  }
+
+  /**
+   * Once the answer is on its way, neither the timer nor the caller's signal may fire for this request:
+   * ConnectRPC aborts every handler's signal when a call ends, successful or not.
+   */
+  finish(): void {
+    this.#finished = true;
+    clearTimeout(this.#timer);
+    if (this.#callerGone) this.#caller!.removeEventListener('abort', this.#callerGone);
+  }
+
+  #end(reason: ApiError): void {
+    if (this.#finished || this.signal.aborted) return;
+    this.finish();
+    this.signal.abort(reason);
+  }
+
+  /** The deadline's timer (a function of the module, handed the context, so no closure is made per request). */
+  static expire(context: ContextOfRequest): void {
+    context.#end(context.expired());
+  }
+}
+
+const expire = ContextOfRequest.expire;
 
 export function requestContext(input: ContextInput): RequestContext {
-  const cancellation = new Cancellation();
-  const budgetMs = Math.max(0, input.budgetMs);
-  const deadline = (input.now ?? Date.now()) + budgetMs;
-  const expired = () => deadlineExceeded(`the request did not complete within its deadline of ${budgetMs} ms`);
-  // One timer per request, not per v1 call; unref'd so it never holds the process open.
-  const timer = setTimeout(() => cancellation.abort(expired()), budgetMs);
-  timer.unref();
-  const caller = input.callerSignal;
-  // The transport may abort its signal for the same deadline (ConnectRPC arms its own grpc-timeout timer),
-  // possibly a moment before this one fires: then it is the deadline, not the caller, that ended the call.
-  const cancel = () => cancellation.abort(Date.now() >= deadline ? expired() : cancelled());
-  // Once the answer is on its way, neither the timer nor the caller's signal may fire for this request:
-  // ConnectRPC aborts every handler's signal when a call ends, successful or not.
-  const stop = () => {
-    clearTimeout(timer);
-    caller?.removeEventListener('abort', cancel);
-  };
-  cancellation.addEventListener('abort', stop);
-  if (caller) {
-    if (caller.aborted) cancel();
-    else caller.addEventListener('abort', cancel, { once: true });
-  }
-  const context: RequestContext & { [STOP]: () => void } = {
-    authorization: input.authorization,
-    requestId: input.requestId,
-    deadline,
-    signal: cancellation,
-    counter: { v1Calls: 0 },
-    trace: input.trace,
-    [STOP]: stop,
-  };
-  return context;
+  return new ContextOfRequest(input);
 }
 
 /** Releases the request's deadline timer and caller listener once its answer is on its way. */
 export function finish(ctx: RequestContext): void {
-  (ctx as { [STOP]?: () => void })[STOP]?.();
+  if (ctx instanceof ContextOfRequest) ctx.finish();
+}
+
+/**
+ * The caller went away (a transport that hears it itself, as REST's does on the response's close,
+ * rather than handing a signal over): the request's work is cancelled.
+ */
+export function callerGone(ctx: RequestContext): void {
+  if (ctx instanceof ContextOfRequest) ctx.cancel();
 }
 
 export function cancelled(): ApiError {

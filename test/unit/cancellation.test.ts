@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/aip/errors.ts';
 import { Cancellation } from '../../src/operation/cancellation.ts';
-import { abortReason, finish, requestContext } from '../../src/operation/context.ts';
+import { abortReason, callerGone, finish, requestContext } from '../../src/operation/context.ts';
 import { Code } from '../../src/rpc-status.ts';
 import { callDeadline } from '../../src/v1/call-deadline.ts';
 
@@ -94,6 +94,21 @@ describe('a request\'s context', () => {
     vi.advanceTimersByTime(1000);
     caller.abort();
     expect(ctx.signal.aborted).toBe(false);
+  });
+
+  it('is cancelled by a transport that hears the caller go itself (callerGone), unless finished or past its deadline', () => {
+    vi.useFakeTimers();
+    const gone = requestContext({ authorization: 'Bearer t', requestId: 'r', budgetMs: 60_000 });
+    callerGone(gone);
+    expect(abortReason(gone).code).toBe(Code.CANCELLED);
+    const late = requestContext({ authorization: 'Bearer t', requestId: 'r', budgetMs: 50, now: Date.now() - 100 });
+    callerGone(late);
+    expect(abortReason(late).code).toBe(Code.DEADLINE_EXCEEDED);
+    const done = requestContext({ authorization: 'Bearer t', requestId: 'r', budgetMs: 60_000 });
+    finish(done);
+    callerGone(done);
+    vi.advanceTimersByTime(120_000);
+    expect(done.signal.aborted).toBe(false);
   });
 
   it('ends the v1 calls under way with its reason', () => {

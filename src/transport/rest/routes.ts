@@ -12,8 +12,7 @@ import type { RawQuery } from '../../aip/list-request.ts';
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { Binding } from '../../contract/bindings.ts';
 import { httpRule } from '../../contract/registry.ts';
-import { cancelled, finish, requestContext, type RequestContext } from '../../operation/context.ts';
-import { Cancellation } from '../../operation/cancellation.ts';
+import { callerGone, finish, requestContext, type RequestContext } from '../../operation/context.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
 import { callerContext } from '../../observability/tracing.ts';
 import { requireBearer } from './auth.ts';
@@ -124,12 +123,12 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
   // Callback hooks (a throw is the request's error): no promise per hook on every request.
   app.addHook('onRequest', (request, reply, done) => {
     const authorization = requireBearer(request);
+    const ctx = requestContext({ authorization, requestId: String(request.id), budgetMs, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
     // A response closed before it finished means the caller went away: cancel what the request still has under way.
-    const caller = new Cancellation();
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) caller.abort(cancelled());
+      if (!reply.raw.writableFinished) callerGone(ctx);
     });
-    request.v2gw = requestContext({ authorization, requestId: String(request.id), budgetMs, callerSignal: caller, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
+    request.v2gw = ctx;
     done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
