@@ -9,6 +9,7 @@ import { toMillisTimestamp } from '../aip/time.ts';
 import { invalidField } from '../aip/errors.ts';
 import { maskFromBody, maskPaths, parseMask } from '../aip/field-mask.ts';
 import type { FieldSpec, FieldType } from './mapping.ts';
+import { compileRenderer, type FieldPlan, type TableRenderer } from './compiled-render.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 export type Json = Record<string, unknown>;
@@ -77,13 +78,59 @@ function entriesOf(fields: Fields): readonly (readonly [string, FieldSpec])[] {
   return entries;
 }
 
+/** Each field table's renderer (compiled-render.ts), made the first time the table renders a row. */
+const RENDERERS = new WeakMap<Fields, TableRenderer>();
+
+/** A v1 row as its v2 resource: renames, enum names, millisecond timestamps, int64 as strings, every field present. */
 export function renderV2(fields: Fields, v1: Json, resolve?: LookupResolver): Json {
+  let render = RENDERERS.get(fields);
+  if (!render) {
+    // Named in profiles by its first few fields: a table has no name of its own.
+    render = compileRenderer(entriesOf(fields).flatMap(([key, spec]) => planField(key, spec)), Object.keys(fields).slice(0, 3).join(','));
+    RENDERERS.set(fields, render);
+  }
+  return render(v1, resolve);
+}
+
+/**
+ * renderV2 worked out from the specs field by field, as it was before it was compiled: what the
+ * compiled renderers are held to (test/unit/compiled-render.test.ts).
+ */
+export function renderV2BySpec(fields: Fields, v1: Json, resolve?: LookupResolver): Json {
   const out: Json = {};
   for (const [key, spec] of entriesOf(fields)) {
     const value = renderField(spec, key, v1, resolve);
     if (value !== undefined) out[key] = value;
   }
   return out;
+}
+
+const MEMBER_TYPES: ReadonlySet<FieldType> = new Set(['string', 'bool', 'int', 'int64', 'enum', 'timestamp', 'map']);
+
+/**
+ * How a field renders: a scalar (or map) that is a top-level member of the v1 row, read by the compiled
+ * renderer itself; anything else (a message, a list, a lookup, a dotted or whole-row source) by renderField.
+ * A field never shown (input-only, secret) has no plan.
+ */
+function planField(key: string, spec: FieldSpec): FieldPlan[] {
+  if (spec.inputOnly || spec.secret) return [];
+  const source = spec.v1 === undefined ? key : spec.v1;
+  const type = typeOf(spec);
+  // `__proto__` as a member name reads the prototype in generated code; renderField reads the own member.
+  if (!spec.lookup && !spec.repeated && MEMBER_TYPES.has(type) && source !== null && source !== '.' && !source.includes('.') && source !== '__proto__') {
+    const zero = zeroValue(spec);
+    return [{
+      kind: 'member',
+      key,
+      source,
+      type: type as Extract<FieldPlan, { kind: 'member' }>['type'],
+      omitWhenUnset: Boolean(spec.oneof || spec.optional),
+      // A map's zero is a new `{}` on every row, made by the compiled renderer itself.
+      zero: type === 'map' ? null : (zero as string | number | boolean | null),
+      names: type === 'enum' ? spec.enum?.v1ToV2 : undefined,
+    }];
+  }
+  return [{ kind: 'rendered', key, render: (v1, resolve) => renderField(spec, key, v1, resolve) }];
 }
 
 /** Adjusts a top-level field's rendered value (kept times fill a blank one). */
@@ -165,7 +212,7 @@ function renderValue(spec: FieldSpec, raw: unknown, resolve?: LookupResolver): u
     case 'map': return isObject(raw) ? { ...raw } : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;
     case 'int64': return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
-    case 'enum': return typeof raw === 'string' ? spec.enum?.v1ToV2[raw] ?? (spec.enum ? undefined : raw) : undefined;
+    case 'enum': return typeof raw === 'string' ? (spec.enum ? ownValue(spec.enum.v1ToV2, raw) : raw) : undefined;
     // A value of the wrong JSON type (v1 lying, or a proxy rewriting it) is left out like the cases above, so
     // what the gateway answers always fits the contract's message.
     case 'string': return typeof raw === 'string' ? raw : undefined;

@@ -7,32 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAPPINGS } from '../../mappings/index.ts';
-import { getPath, renderV2, v2PathReader, type Json } from '../../src/engine/shape.ts';
-import type { FieldSpec } from '../../src/engine/mapping.ts';
+import { getPath, renderV2, v2PathReader } from '../../src/engine/shape.ts';
 import { prng } from '../support/prng.ts';
-
-const VALUES: readonly unknown[] = [undefined, null, '', 'a/b', 'group-1', 0, 7, -1.5, true, false, {}, { a: 1 }, [], ['x'], [1, 'y'], '2026-01-02T03:04:05.678Z', 'ROLE_KIND_UNSPECIFIED'];
-
-/** The v1 members a field table renders from, nested tables included (their members are looked up on the same row or below it). */
-function members(fields: Readonly<Record<string, FieldSpec>>, into = new Set<string>()): Set<string> {
-  for (const [key, spec] of Object.entries(fields)) {
-    const source = spec.lookup ? spec.lookup.by : spec.v1 === undefined ? key : spec.v1;
-    if (typeof source === 'string' && source !== '.') into.add(source.split('.')[0]!);
-    into.add(key);
-    if (spec.fields) members(spec.fields, into);
-  }
-  return into;
-}
-
-function randomRow(names: readonly string[], random: () => number): Json {
-  // Now and then a row whose members are inherited, not its own: neither road may read them.
-  const row: Json = random() < 0.1 ? Object.create(Object.fromEntries(names.map((n) => [n, 'inherited']))) : {};
-  for (const name of names) {
-    const value = VALUES[Math.floor(random() * VALUES.length)];
-    if (value !== undefined) row[name] = value;
-  }
-  return row;
-}
+import { members, randomRow } from '../support/v1-rows.ts';
 
 describe('v2PathReader', () => {
   for (const mapping of MAPPINGS) {
