@@ -78,6 +78,9 @@ function entriesOf(fields: Fields): readonly (readonly [string, FieldSpec])[] {
   return entries;
 }
 
+/** A message without fields of its own: one table, so it is compiled once, not once per value rendered. */
+const NO_FIELDS: Fields = Object.freeze({});
+
 /** Each field table's renderer (compiled-render.ts), made the first time the table renders a row. */
 const RENDERERS = new WeakMap<Fields, TableRenderer>();
 
@@ -208,7 +211,7 @@ function renderField(spec: FieldSpec, key: string, v1: Json, resolve?: LookupRes
 function renderValue(spec: FieldSpec, raw: unknown, resolve?: LookupResolver): unknown {
   if (raw === undefined || raw === null) return undefined;
   switch (typeOf(spec)) {
-    case 'message': return isObject(raw) ? renderV2(spec.fields ?? {}, raw, resolve) : undefined;
+    case 'message': return isObject(raw) ? renderV2(spec.fields ?? NO_FIELDS, raw, resolve) : undefined;
     case 'map': return isObject(raw) ? { ...raw } : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;
     case 'int64': return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
