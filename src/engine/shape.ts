@@ -160,14 +160,14 @@ export function v2PathReader(fields: Fields, path: string, adjust?: AdjustField)
 
 /**
  * renderField for one field, chosen once per reader rather than worked out from the spec on every row.
- * A plain string field (a v1 member of its own, always present in v2: a uid, a name) is read straight
- * from its member, which is what renderField makes of it; anything else is rendered as renderField
- * renders it. A List reads its filters' and order's fields of every row of v1's list.
+ * A plain string field (by its plan, a v1 member of its own, always present in v2: a uid, a name) is
+ * read straight from its member, which is what renderField makes of it; anything else is rendered as
+ * renderField renders it. A List reads its filters' and order's fields of every row of v1's list.
  */
 function fieldRenderer(spec: FieldSpec, key: string): (v1: Json) => unknown {
-  const source = spec.v1 === undefined ? key : spec.v1;
-  const plainString = typeOf(spec) === 'string' && !spec.repeated && !spec.oneof && !spec.optional && !spec.lookup && !spec.inputOnly && !spec.secret;
-  if (plainString && source !== null && source !== '.' && !source.includes('.')) {
+  const [plan] = planField(key, spec);
+  if (plan?.kind === 'member' && plan.type === 'string' && !plan.omitWhenUnset) {
+    const source = plan.source;
     return (v1) => {
       const raw = isObject(v1) ? ownValue(v1, source) : undefined;
       return typeof raw === 'string' ? raw : '';

@@ -115,7 +115,8 @@ export class V1Client {
       // last answer is handed through, so v1's own error body still reaches the client. The request's signal
       // ends the call when the caller goes away or the whole request's deadline passes.
       answer = await withReadRetries(call.method, this.#limits.timeoutMs, scope?.signal, (timeoutMs) =>
-        exchange(this.#pool, request, { ...this.#limits, timeoutMs }, { signal: scope?.signal, answered, likely: call.likely }),
+        // The first try has the whole timeout: the limits as they are, no copy made for it.
+        exchange(this.#pool, request, timeoutMs === this.#limits.timeoutMs ? this.#limits : { ...this.#limits, timeoutMs }, { signal: scope?.signal, answered, likely: call.likely }),
       );
     } catch (error) {
       throw failure(error, scope, this.#limits.timeoutMs);
