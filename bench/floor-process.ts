@@ -12,7 +12,7 @@ import { http } from '../src/node-http.ts';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { endToEnd } from './lib/end-to-end.ts';
-import { stopWithParent } from './stop-with-parent.ts';
+import { forwardFailed, serveOnLoopback } from './lib/floor-server.ts';
 
 const { values } = parseArgs({ options: { 'v1-url': { type: 'string' } }, strict: true });
 if (!values['v1-url']) throw new Error('--v1-url is required');
@@ -26,18 +26,7 @@ const server = http.createServer(async (request, response) => {
     // pipe, not stream.pipeline: the floor's streaming should cost what Node's cheapest way costs.
     answer.body.on('error', () => response.destroy()).pipe(response);
   } catch {
-    // The benchmark counts any non-200; the floor says no more than that.
-    if (!response.headersSent) response.writeHead(502).end();
-    else response.destroy();
+    forwardFailed(response);
   }
 });
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as { port: number };
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-
-stopWithParent(async () => {
-  server.close();
-  server.closeAllConnections();
-  await v1.close();
-});
+serveOnLoopback(server, v1);

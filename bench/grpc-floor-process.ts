@@ -13,7 +13,7 @@
 import http2 from 'node:http2';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { stopWithParent } from './stop-with-parent.ts';
+import { serveOnLoopback } from './lib/floor-server.ts';
 
 const { values } = parseArgs({ options: { 'v1-url': { type: 'string' }, 'v1-path': { type: 'string' } }, strict: true });
 if (!values['v1-url'] || !values['v1-path']) throw new Error('--v1-url and --v1-path are required');
@@ -60,12 +60,4 @@ server.on('stream', (stream, headers) => {
     }
   });
 });
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as { port: number };
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-
-stopWithParent(async () => {
-  server.close();
-  await v1.close();
-});
+serveOnLoopback(server, v1);

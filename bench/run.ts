@@ -13,6 +13,8 @@
  *   get        Get one group at c=connections and at c=1, with a second floor, the same forward in
  *              Fastify (bench/fastify-floor-process.ts), to split the Get's gap into Fastify's and the gateway's
  *   list       a page of 50 of `groups`, v1 sending times; the floor forwards v1's whole list
+ *   (get and list also read the translating floor, bench/translation-floor-process.ts: the least a
+ *   translator spends on the same answer, v1's answer parsed whole and the served rows rendered)
  *   list-omit  the same with v1 omitting group times (the gateway supplies them from its store)
  *   list-churn the same (REST) with v1 changing a group after each answer, so no answer is the one before it
  *   walk       a walk of `walk-groups` in pages of 50, walk cache on and off
@@ -197,6 +199,9 @@ async function stopAll(servers: Array<{ child: { stop(): Promise<void> } }>): Pr
 /** The Get target of the floor's forward in a Fastify route. */
 const FASTIFY_FLOOR = 'floor Fastify';
 
+/** The target of the least translation (bench/translation-floor-process.ts): v1's answer parsed whole, the served rows rendered. */
+const TRANSLATING_FLOOR = 'floor translating';
+
 /** The List target whose gateway reads every v1 answer afresh (`--list-scan-cache-bytes 0`). */
 const FRESH = 'gateway REST, each answer read afresh';
 
@@ -205,8 +210,13 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
   const emulator = await startEmulator(settings.groups, { omitTimes, changing, launch: support });
   const started: Server[] = [];
   try {
+    const scenario = scenarioFor(key, emulator.org, emulator.group);
     const floor = await startFloor('floor', emulator.url, { launch: server });
     started.push(floor);
+    // The least a translator spends on the same answer (bench/translation-floor-process.ts): read where v1
+    // sends times and its list stays as it is, once per scenario.
+    const translatingFloor = !omitTimes && !changing ? await startFloor('floor-translating', emulator.url, { launch: server, kind: 'translating', args: scenario.translating.args }) : undefined;
+    if (translatingFloor) started.push(translatingFloor);
     // What Fastify costs before the gateway does anything (bench/fastify-floor-process.ts): read on the Get,
     // whose gap to the floor is the one its target is about.
     const fastifyFloor = key === 'get' ? await startFloor('floor-fastify', emulator.url, { launch: server, kind: 'fastify' }) : undefined;
@@ -219,11 +229,11 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     // a gateway that reads each answer afresh shows what a page costs when v1's list changes between calls.
     const freshGateway = key === 'list' ? await startGateway('gateway-fresh', emulator.url, { flags: [...gatewayFlags, '--list-scan-cache-bytes', '0'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
     if (freshGateway) started.push(freshGateway);
-    const scenario = scenarioFor(key, emulator.org, emulator.group);
     const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: server }) : undefined;
     if (grpcFloor) started.push(grpcFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     if (fastifyFloor) await probeUrl(FASTIFY_FLOOR, `${fastifyFloor.url}${scenario.v1.path}`, scenario.v1.check);
+    if (translatingFloor) await probeUrl(TRANSLATING_FLOOR, `${translatingFloor.url}${scenario.v1.path}`, scenario.translating.check);
     await probeUrl('direct v1', `${emulator.url}${scenario.v1.path}`, scenario.v1.check);
     await probeRest('gateway REST', gateway.url, scenario);
     if (freshGateway) await probeRest(FRESH, freshGateway.url, scenario);
@@ -235,6 +245,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       const list: Target[] = [
         urlTarget('floor', 'floor', `${floor.url}${scenario.v1.path}`, connections, restLoader),
         ...(fastifyFloor ? [urlTarget(FASTIFY_FLOOR, 'floor-fastify', `${fastifyFloor.url}${scenario.v1.path}`, connections, restLoader)] : []),
+        ...(translatingFloor ? [urlTarget(TRANSLATING_FLOOR, 'floor-translating', `${translatingFloor.url}${scenario.v1.path}`, connections, restLoader)] : []),
         urlTarget('direct v1', 'v1', `${emulator.url}${scenario.v1.path}`, connections, restLoader),
         restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
         ...(freshGateway ? [restTarget(FRESH, 'gateway-fresh', freshGateway.url, scenario, connections, restLoader)] : []),
@@ -247,7 +258,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       }
       return list;
     };
-    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
+    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), ...(translatingFloor ? { 'floor-translating': translatingFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
     const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}${changing ? ' (v1 changing)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
@@ -356,6 +367,12 @@ function goals(r: Results): Goal[] {
       out.push(reported(`Get ${c}, ${FASTIFY_FLOOR}: req/s (CPU per request)`, `${units.reqPerSec(fastifyFloor.reqPerSec)} (${units.us(fastifyFloor.cpuUsPerReq['floor-fastify']!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(fastifyFloor.reqPerSec / floor.reqPerSec)));
       if (rest) out.push(reported(`Get ${c}, gateway REST against the ${FASTIFY_FLOOR}: req/s`, units.reqPerSec(rest.reqPerSec), `${FASTIFY_FLOOR} ${units.reqPerSec(fastifyFloor.reqPerSec)}`, units.times(rest.reqPerSec / fastifyFloor.reqPerSec)));
     }
+    // The least translation's Get (v1's answer parsed, the row rendered): what is left above it is the gateway's own work.
+    const translating = g[`${c} ${TRANSLATING_FLOOR}`];
+    if (translating) {
+      out.push(reported(`Get ${c}, ${TRANSLATING_FLOOR}: req/s (CPU per request)`, `${units.reqPerSec(translating.reqPerSec)} (${units.us(translating.cpuUsPerReq['floor-translating']!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(translating.reqPerSec / floor.reqPerSec)));
+      if (rest) out.push(reported(`Get ${c}, gateway REST against the ${TRANSLATING_FLOOR}: req/s`, units.reqPerSec(rest.reqPerSec), `${TRANSLATING_FLOOR} ${units.reqPerSec(translating.reqPerSec)}`, units.times(rest.reqPerSec / translating.reqPerSec)));
+    }
     const grpcFloor = g[`${c} floor gRPC`];
     if (grpcFloor) out.push(reported(`Get ${c}, floor gRPC: req/s (CPU per request)`, `${units.reqPerSec(grpcFloor.reqPerSec)} (${units.us(grpcFloor.cpuUsPerReq['floor-grpc']!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(grpcFloor.reqPerSec / floor.reqPerSec)));
     const direct = g[`${c} direct v1`]!;
@@ -375,6 +392,12 @@ function goals(r: Results): Goal[] {
     }
     if (m.load[`${c} ${FRESH}`]) {
       out.push(atMostTimes(`List page of 50 of ${settings.groups} (${what}), ${FRESH}: CPU per page`, cpu(m, `${c} ${FRESH}`, 'gateway-fresh'), cpu(m, `${c} floor`, 'floor'), 2, units.us, 'floor forwarding the whole list'));
+    }
+    // The least a page read afresh can cost (the whole list parsed, 50 rows rendered), beside the floor, and the fresh gateway beside it.
+    if (m.load[`${c} ${TRANSLATING_FLOOR}`]) {
+      const least = cpu(m, `${c} ${TRANSLATING_FLOOR}`, 'floor-translating');
+      out.push(reported(`List page of 50 of ${settings.groups} (${what}), ${TRANSLATING_FLOOR}: CPU per page`, units.us(least), `floor ${units.us(cpu(m, `${c} floor`, 'floor'))}`, units.times(least / cpu(m, `${c} floor`, 'floor'))));
+      if (m.load[`${c} ${FRESH}`]) out.push(reported(`List (${what}), ${FRESH} against the ${TRANSLATING_FLOOR}: CPU per page`, units.us(cpu(m, `${c} ${FRESH}`, 'gateway-fresh')), `${TRANSLATING_FLOOR} ${units.us(least)}`, units.times(cpu(m, `${c} ${FRESH}`, 'gateway-fresh') / least)));
     }
     const rest = m.load[`${c} gateway REST`]!;
     const direct = m.load[`${c} direct v1`]!;

@@ -24,7 +24,17 @@ export interface Scenario {
    * and it cannot page, so the whole list. With the check of its answer.
    */
   v1: { path: string; check(body: JsonObject): string | undefined };
+  /**
+   * The translating floor's flags for this question (bench/translation-floor-process.ts, asked v1's path),
+   * and the check of its answer: the gateway's, less what that floor does not do (a page token).
+   */
+  translating: { args: readonly string[]; check(body: JsonObject): string | undefined };
 }
+
+/** The resource both scenarios read, as the mappings name it. */
+const RESOURCE = 'groups';
+/** The page size of the List scenario. */
+const PAGE_SIZE = 50;
 
 function v1Items(body: JsonObject): JsonObject[] | undefined {
   return Array.isArray(body.items) ? (body.items as JsonObject[]) : undefined;
@@ -39,16 +49,25 @@ function groupsMethod(name: string): DescMethodUnary {
   return method as DescMethodUnary;
 }
 
+/** A problem with a List answer's page, or undefined when it holds a full page of groups. */
+function fullPage(body: JsonObject): string | undefined {
+  const page = body[RESOURCE];
+  if (Array.isArray(page) && page.length === PAGE_SIZE) return undefined;
+  return `expected a page of ${PAGE_SIZE} ${RESOURCE}, got ${Array.isArray(page) ? page.length : JSON.stringify(body).slice(0, 200)}`;
+}
+
 export function scenario(key: ScenarioKey, org: string, group: string): Scenario {
   if (key === 'get') {
     const method = groupsMethod('GetGroup');
+    const check = (body: JsonObject) => (body.uid === group ? undefined : `expected group ${group}, got ${JSON.stringify(body).slice(0, 200)}`);
     return {
       key,
       name: 'Get group',
       // A UIDP's slash is a path separator here, as in the v2 HTTP mapping `{uid=**}`.
       restPath: `/iam/v2beta1/groups/${group}`,
       grpc: { method, request: create(method.input, { uid: group }) },
-      check: (body) => (body.uid === group ? undefined : `expected group ${group}, got ${JSON.stringify(body).slice(0, 200)}`),
+      check,
+      translating: { args: ['--resource', RESOURCE], check },
       v1: {
         path: `/iam/v1/groups?id=${encodeURIComponent(group)}`,
         check: (body) => (v1Items(body)?.length === 1 && v1Items(body)![0]!.id === group ? undefined : `expected exactly group ${group}, got ${JSON.stringify(body).slice(0, 200)}`),
@@ -59,13 +78,10 @@ export function scenario(key: ScenarioKey, org: string, group: string): Scenario
   return {
     key,
     name: 'List groups',
-    restPath: `/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`,
-    grpc: { method, request: create(method.input, { uidp: { childrenOf: org }, pageSize: 50 }) },
-    check: (body) => {
-      const page = body.groups;
-      if (!Array.isArray(page) || page.length !== 50) return `expected a page of 50 groups, got ${Array.isArray(page) ? page.length : JSON.stringify(body).slice(0, 200)}`;
-      return body.nextPageToken ? undefined : 'expected a nextPageToken';
-    },
+    restPath: `/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=${PAGE_SIZE}`,
+    grpc: { method, request: create(method.input, { uidp: { childrenOf: org }, pageSize: PAGE_SIZE }) },
+    check: (body) => fullPage(body) ?? (body.nextPageToken ? undefined : 'expected a nextPageToken'),
+    translating: { args: ['--resource', RESOURCE, '--page', String(PAGE_SIZE)], check: fullPage },
     v1: {
       path: `/iam/v1/groups?uidp.childrenOf=${encodeURIComponent(org)}`,
       // The whole list: at least more than a page, or the comparison is not the one meant.

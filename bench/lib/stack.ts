@@ -88,11 +88,14 @@ export async function startGrpcFloor(name: string, v1Url: string, v1Path: string
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
-/** The HTTP/1.1 floors: the raw pass-through, and the same forward inside a Fastify route. */
-export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts' } as const;
+/** The HTTP/1.1 floors: the raw pass-through, the same forward inside a Fastify route, and the least translation. */
+export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts', translating: 'bench/translation-floor-process.ts' } as const;
 
-/** An HTTP/1.1 floor on `v1Url` (the raw one unless `kind` says), built as the gateway is, so neither carries the type stripper. */
-export async function startFloor(name: string, v1Url: string, options: FloorOptions & { kind?: keyof typeof FLOORS } = {}): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript(FLOORS[options.kind ?? 'raw']), ['--v1-url', v1Url], childOptions(options));
+/**
+ * An HTTP/1.1 floor on `v1Url` (the raw one unless `kind` says), built as the gateway is, so neither carries
+ * the type stripper. `args`: the floor's own flags (the translating floor's resource and page).
+ */
+export async function startFloor(name: string, v1Url: string, options: FloorOptions & { kind?: keyof typeof FLOORS; args?: readonly string[] } = {}): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript(FLOORS[options.kind ?? 'raw']), ['--v1-url', v1Url, ...(options.args ?? [])], childOptions(options));
   return { child, url: requireLoopback(name, child.ready.url) };
 }

@@ -1,0 +1,77 @@
+/**
+ * The benchmark's translating floor (bench/translation-floor-process.ts) bounds the gateway's figures
+ * from below only if it answers what the gateway answers: the same v2 rows, rendered the same way. Run as
+ * the benchmark runs it, a process of its own asked v1's path, beside a gateway on the same emulator.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, TOKEN, type Stack } from '../support/stack.ts';
+
+const FLOOR = new URL('../../bench/translation-floor-process.ts', import.meta.url).pathname;
+
+/** The floor with these flags, once it says where it listens. */
+async function startFloor(v1Url: string, flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  // stdin a pipe held open: the floor stops when its parent closes it (bench/stop-with-parent.ts).
+  const child = spawn(process.execPath, [FLOOR, '--v1-url', v1Url, ...flags], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { url: (JSON.parse(line) as { url: string }).url, child };
+}
+
+async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { headers: { authorization: TOKEN } });
+  return { status: response.status, body: await response.json().catch(() => undefined) };
+}
+
+describe('the translating floor', () => {
+  let stack: Stack;
+  let org: string;
+  let groups: string[];
+  const floors: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    org = stack.emulator.state.createGroup(null, { name: 'floor-org' }).id;
+    groups = ['one', 'two', 'three'].map((name) => stack.emulator.state.createGroup(org, { name, description: `group ${name}` }).id);
+  });
+  afterAll(async () => {
+    for (const child of floors) {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+    await stack.close();
+  });
+
+  it("answers a Get with the gateway's own answer for the row", async () => {
+    const floor = await startFloor(stack.emulator.url, ['--resource', 'groups']);
+    floors.push(floor.child);
+    const viaFloor = await getJson(`${floor.url}/iam/v1/groups?id=${encodeURIComponent(groups[1]!)}`);
+    const viaGateway = await stack.client.get(`/iam/v2beta1/groups/${groups[1]}`);
+    expect(viaGateway.status).toBe(200);
+    expect(viaFloor.status).toBe(200);
+    expect(viaFloor.body).toEqual(viaGateway.body);
+    expect(viaFloor.body.uid).toBe(groups[1]);
+  });
+
+  it("answers a page with v1's first rows, each as the gateway renders it", async () => {
+    const floor = await startFloor(stack.emulator.url, ['--resource', 'groups', '--page', '2']);
+    floors.push(floor.child);
+    const query = `uidp.childrenOf=${encodeURIComponent(org)}`;
+    const v1 = await getJson(`${stack.emulator.url}/iam/v1/groups?${query}`);
+    const viaFloor = await getJson(`${floor.url}/iam/v1/groups?${query}`);
+    expect(viaFloor.status).toBe(200);
+    const firstTwo = (v1.body.items as { id: string }[]).slice(0, 2).map((row) => row.id);
+    expect(viaFloor.body.groups.map((g: { uid: string }) => g.uid)).toEqual(firstTwo);
+    for (const [i, uid] of firstTwo.entries()) {
+      expect(viaFloor.body.groups[i]).toEqual((await stack.client.get(`/iam/v2beta1/groups/${uid}`)).body);
+    }
+  });
+
+  it('answers 502, not a page, when v1 refuses the call (here: no token)', async () => {
+    const floor = await startFloor(stack.emulator.url, ['--resource', 'groups']);
+    floors.push(floor.child);
+    const response = await fetch(`${floor.url}/iam/v1/groups?id=${encodeURIComponent(groups[0]!)}`);
+    expect(response.status).toBe(502);
+  });
+});
