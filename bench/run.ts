@@ -202,6 +202,9 @@ const FASTIFY_FLOOR = 'floor Fastify';
 /** The target of the least translation (bench/translation-floor-process.ts): v1's answer parsed whole, the served rows rendered. */
 const TRANSLATING_FLOOR = 'floor translating';
 
+/** The gRPC Get target of the least translation (bench/grpc-translation-floor-process.ts). */
+const GRPC_TRANSLATING_FLOOR = 'floor gRPC translating';
+
 /** The List target whose gateway reads every v1 answer afresh (`--list-scan-cache-bytes 0`). */
 const FRESH = 'gateway REST, each answer read afresh';
 
@@ -231,6 +234,10 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     if (freshGateway) started.push(freshGateway);
     const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: server }) : undefined;
     if (grpcFloor) started.push(grpcFloor);
+    // The gRPC Get's least translation, read beside the gRPC floor as the REST one beside the raw floor.
+    const rpc = `${scenario.grpc.method.parent.typeName}/${scenario.grpc.method.name}`;
+    const grpcTranslatingFloor = withGrpc && key === 'get' ? await startGrpcFloor('floor-grpc-translating', emulator.url, scenario.v1.path, { launch: server, kind: 'translating', args: [...scenario.translating.args, '--rpc', rpc] }) : undefined;
+    if (grpcTranslatingFloor) started.push(grpcTranslatingFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     if (fastifyFloor) await probeUrl(FASTIFY_FLOOR, `${fastifyFloor.url}${scenario.v1.path}`, scenario.v1.check);
     if (translatingFloor) await probeUrl(TRANSLATING_FLOOR, `${translatingFloor.url}${scenario.v1.path}`, scenario.translating.check);
@@ -240,6 +247,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     if (grpcGateway) await probeGrpc('gateway gRPC', grpcGateway.url, scenario, grpcSettings(1));
     // The gRPC floor's message is v1's bytes in a field no response has: checked only for answering OK.
     if (grpcFloor) await probeGrpc('gRPC floor', grpcFloor.url, { ...scenario, check: () => undefined }, grpcSettings(1));
+    if (grpcTranslatingFloor) await probeGrpc(GRPC_TRANSLATING_FLOOR, grpcTranslatingFloor.url, { ...scenario, check: scenario.translating.check }, grpcSettings(1));
     const closers: Array<() => void> = [];
     const targets = (connections: number): Target[] => {
       const list: Target[] = [
@@ -250,7 +258,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
         restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
         ...(freshGateway ? [restTarget(FRESH, 'gateway-fresh', freshGateway.url, scenario, connections, restLoader)] : []),
       ];
-      for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway]] as const) {
+      for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], [GRPC_TRANSLATING_FLOOR, 'floor-grpc-translating', grpcTranslatingFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway]] as const) {
         if (!running) continue;
         const grpc = grpcTarget(label, proc, running.url, scenario, grpcSettings(connections));
         closers.push(grpc.close);
@@ -258,7 +266,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       }
       return list;
     };
-    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), ...(translatingFloor ? { 'floor-translating': translatingFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}) };
+    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), ...(translatingFloor ? { 'floor-translating': translatingFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}), ...(grpcTranslatingFloor ? { 'floor-grpc-translating': grpcTranslatingFloor } : {}) };
     const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}${changing ? ' (v1 changing)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
@@ -375,6 +383,13 @@ function goals(r: Results): Goal[] {
     }
     const grpcFloor = g[`${c} floor gRPC`];
     if (grpcFloor) out.push(reported(`Get ${c}, floor gRPC: req/s (CPU per request)`, `${units.reqPerSec(grpcFloor.reqPerSec)} (${units.us(grpcFloor.cpuUsPerReq['floor-grpc']!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(grpcFloor.reqPerSec / floor.reqPerSec)));
+    // The same two steps over gRPC: the least translation against the gRPC floor, the gateway against it.
+    const grpcTranslating = g[`${c} ${GRPC_TRANSLATING_FLOOR}`];
+    const grpcGateway = g[`${c} gateway gRPC`];
+    if (grpcTranslating && grpcFloor) {
+      out.push(reported(`Get ${c}, ${GRPC_TRANSLATING_FLOOR}: req/s (CPU per request)`, `${units.reqPerSec(grpcTranslating.reqPerSec)} (${units.us(grpcTranslating.cpuUsPerReq['floor-grpc-translating']!)})`, `floor gRPC ${units.reqPerSec(grpcFloor.reqPerSec)}`, units.times(grpcTranslating.reqPerSec / grpcFloor.reqPerSec)));
+      if (grpcGateway) out.push(reported(`Get ${c}, gateway gRPC against the ${GRPC_TRANSLATING_FLOOR}: req/s`, units.reqPerSec(grpcGateway.reqPerSec), `${GRPC_TRANSLATING_FLOOR} ${units.reqPerSec(grpcTranslating.reqPerSec)}`, units.times(grpcGateway.reqPerSec / grpcTranslating.reqPerSec)));
+    }
     const direct = g[`${c} direct v1`]!;
     out.push(reported(`Get ${c}, direct v1: req/s (CPU per request)`, `${units.reqPerSec(direct.reqPerSec)} (${units.us(direct.cpuUsPerReq.v1!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(direct.reqPerSec / floor.reqPerSec)));
     for (const [label, , floorLabel] of PROTOCOL_PAIRS) {

@@ -1,10 +1,11 @@
 /**
  * What every floor process does around its one forward: listen on a loopback port chosen by the OS, say
  * where as one JSON line `{"url"}` on stdout (what bench/lib/children.ts waits for), stop when its parent
- * goes (bench/stop-with-parent.ts), and answer a forward that failed with no more than a failure.
+ * goes (bench/stop-with-parent.ts), serve the gRPC floors' streams as unary calls, and answer a forward
+ * that failed with no more than a failure.
  */
 import type { Server as Http1Server, ServerResponse } from 'node:http';
-import type { Http2Server } from 'node:http2';
+import type { Http2Server, IncomingHttpHeaders } from 'node:http2';
 import type { Pool } from 'undici';
 import { stopWithParent } from '../stop-with-parent.ts';
 
@@ -18,6 +19,31 @@ export function serveOnLoopback(server: Http1Server | Http2Server, v1: Pool): vo
     server.close();
     if ('closeAllConnections' in server) server.closeAllConnections();
     await v1.close();
+  });
+}
+
+/** A failed call: the benchmark counts any status but OK, and the floor says no more than that. */
+const UNAVAILABLE = { ':status': 200, 'content-type': 'application/grpc+proto', 'grpc-status': '14' };
+
+/**
+ * Serves every stream of `server` as a unary gRPC call: the request message read to its end (a server
+ * must) and dropped, then `answer`'s framed message sent with status OK in the trailers, or UNAVAILABLE
+ * when `answer` throws.
+ */
+export function answerUnaryCalls(server: Http2Server, answer: (headers: IncomingHttpHeaders) => Promise<Buffer>): void {
+  server.on('stream', (stream, headers) => {
+    stream.on('error', () => {});
+    stream.resume();
+    stream.once('end', async () => {
+      try {
+        const message = await answer(headers);
+        stream.respond({ ':status': 200, 'content-type': 'application/grpc+proto' }, { waitForTrailers: true });
+        stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+        stream.end(message);
+      } catch {
+        if (!stream.headersSent && !stream.destroyed) stream.respond(UNAVAILABLE, { endStream: true });
+      }
+    });
   });
 }
 

@@ -82,9 +82,15 @@ function childOptions({ launch, timeoutMs }: FloorOptions): { launch?: Launch; t
   return { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
 }
 
-/** The gRPC floor (bench/grpc-floor-process.ts): each unary call answered with the one v1 call at `v1Path`. */
-export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, options: FloorOptions = {}): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript('bench/grpc-floor-process.ts'), ['--v1-url', v1Url, '--v1-path', v1Path], childOptions(options));
+/** The gRPC floors: the raw one, and the least translation answering the RPC's own message. */
+export const GRPC_FLOORS = { raw: 'bench/grpc-floor-process.ts', translating: 'bench/grpc-translation-floor-process.ts' } as const;
+
+/**
+ * A gRPC floor (the raw one unless `kind` says): each unary call answered from the one v1 call at `v1Path`.
+ * `args`: the floor's own flags (the translating floor's RPC, resource and page).
+ */
+export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, options: FloorOptions & { kind?: keyof typeof GRPC_FLOORS; args?: readonly string[] } = {}): Promise<Server> {
+  const child = await startChild<{ url: string }>(name, builtScript(GRPC_FLOORS[options.kind ?? 'raw']), ['--v1-url', v1Url, '--v1-path', v1Path, ...(options.args ?? [])], childOptions(options));
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 

@@ -1,20 +1,24 @@
 /**
- * The benchmark's translating floor (bench/translation-floor-process.ts) bounds the gateway's figures
- * from below only if it answers what the gateway answers: the same v2 rows, rendered the same way. Run as
- * the benchmark runs it, a process of its own asked v1's path, beside a gateway on the same emulator.
+ * The benchmark's translating floors (bench/translation-floor-process.ts, and
+ * bench/grpc-translation-floor-process.ts for gRPC) bound the gateway's figures from below only if they
+ * answer what the gateway answers: the same v2 rows, rendered and encoded the same way. Run as the
+ * benchmark runs them, processes of their own asked v1's path, beside a gateway on the same emulator.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GrpcClient } from '../support/grpc.ts';
 import { startStack, TOKEN, type Stack } from '../support/stack.ts';
 
 const FLOOR = new URL('../../bench/translation-floor-process.ts', import.meta.url).pathname;
+const GRPC_FLOOR = new URL('../../bench/grpc-translation-floor-process.ts', import.meta.url).pathname;
+const GROUPS = 'chainguard.platform.iam.v2beta1.GroupsService';
 
-/** The floor with these flags, once it says where it listens. */
-async function startFloor(v1Url: string, flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+/** A floor (`script`) with these flags, once it says where it listens. */
+async function startFloor(v1Url: string, flags: string[], script = FLOOR): Promise<{ url: string; child: ChildProcess }> {
   // stdin a pipe held open: the floor stops when its parent closes it (bench/stop-with-parent.ts).
-  const child = spawn(process.execPath, [FLOOR, '--v1-url', v1Url, ...flags], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, '--v1-url', v1Url, ...flags], { stdio: ['pipe', 'pipe', 'inherit'] });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   return { url: (JSON.parse(line) as { url: string }).url, child };
 }
@@ -65,6 +69,20 @@ describe('the translating floor', () => {
     expect(viaFloor.body.groups.map((g: { uid: string }) => g.uid)).toEqual(firstTwo);
     for (const [i, uid] of firstTwo.entries()) {
       expect(viaFloor.body.groups[i]).toEqual((await stack.client.get(`/iam/v2beta1/groups/${uid}`)).body);
+    }
+  });
+
+  it("answers a gRPC Get with the message the gateway's gRPC answers for the row", async () => {
+    const floor = await startFloor(stack.emulator.url, ['--v1-path', `/iam/v1/groups?id=${encodeURIComponent(groups[2]!)}`, '--rpc', `${GROUPS}/GetGroup`, '--resource', 'groups'], GRPC_FLOOR);
+    floors.push(floor.child);
+    const [viaFloor, viaGateway] = [new GrpcClient(floor.url), new GrpcClient(stack.url)];
+    try {
+      const [fromFloor, fromGateway] = await Promise.all([viaFloor.call(GROUPS, 'GetGroup', { uid: groups[2] }), viaGateway.call(GROUPS, 'GetGroup', { uid: groups[2] })]);
+      expect(fromFloor).toEqual(fromGateway);
+      expect(fromFloor.uid).toBe(groups[2]);
+    } finally {
+      viaFloor.close();
+      viaGateway.close();
     }
   });
 
