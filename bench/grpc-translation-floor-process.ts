@@ -30,8 +30,7 @@ const path = values['v1-path'];
 const server = http2.createServer();
 answerUnaryCalls(server, async (headers) => {
   const answer = await v1.request({ method: 'GET', path, headers: { authorization: String(headers.authorization ?? '') } });
-  const bytes = await wholeBody(answer.body);
-  const document = answer.statusCode === 200 ? translate(JSON.parse(bytes.toString('utf8')) as { items?: unknown }) : undefined;
+  const document = translate(answer.statusCode, await wholeBody(answer.body));
   if (document === undefined) throw new Error(`v1 answered ${answer.statusCode} without a row`);
   return frame(documentBytes(method.output, document as Parameters<typeof documentBytes>[1]));
 });

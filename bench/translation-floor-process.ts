@@ -29,8 +29,7 @@ const v1 = new Pool(values['v1-url']);
 const server = http.createServer(async (request, response) => {
   try {
     const answer = await v1.request({ method: 'GET', path: request.url!, headers: endToEnd(request.headers) });
-    const bytes = await wholeBody(answer.body);
-    const body = answer.statusCode === 200 ? translate(JSON.parse(bytes.toString('utf8')) as { items?: unknown }) : undefined;
+    const body = translate(answer.statusCode, await wholeBody(answer.body));
     if (body === undefined) {
       forwardFailed(response);
       return;

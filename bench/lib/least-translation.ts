@@ -12,10 +12,11 @@ import { renderV2, type Json } from '../../src/engine/shape.ts';
 export const TRANSLATION_OPTIONS = { resource: { type: 'string' }, page: { type: 'string' } } as const;
 
 /**
- * v1's parsed answer made the v2 document the floor answers: its first row for a Get (no `page`), or
- * `{ <resource>: [the first page rows] }` for a List; undefined when a Get finds no row.
+ * v1's answer (its status and whole body) made the v2 document the floor answers: its first row for a
+ * Get (no `page`), or `{ <resource>: [the first page rows] }` for a List; undefined when v1 did not
+ * answer 200 or a Get finds no row. Throws where JSON.parse does.
  */
-export type Translate = (answer: { items?: unknown }) => Json | undefined;
+export type Translate = (statusCode: number, body: Buffer) => Json | undefined;
 
 export function leastTranslation(values: { resource?: string | undefined; page?: string | undefined }): Translate {
   if (!values.resource) throw new Error('--resource is required');
@@ -23,7 +24,9 @@ export function leastTranslation(values: { resource?: string | undefined; page?:
   const fields = new MappingRegistry(MAPPINGS).get(name).fields;
   const page = values.page === undefined ? undefined : Number(values.page);
   if (page !== undefined && !(Number.isInteger(page) && page > 0)) throw new Error(`--page: expected a positive integer, got ${values.page}`);
-  return (answer) => {
+  return (statusCode, body) => {
+    if (statusCode !== 200) return undefined;
+    const answer = JSON.parse(body.toString('utf8')) as { items?: unknown };
     const rows = Array.isArray(answer.items) ? (answer.items as Json[]) : [];
     if (page === undefined) return rows.length > 0 ? renderV2(fields, rows[0]!) : undefined;
     return { [name]: rows.slice(0, page).map((row) => renderV2(fields, row)) };
