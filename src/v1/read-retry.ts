@@ -60,17 +60,22 @@ export async function withReadRetries<A extends AttemptFailure & { statusCode: n
 ): Promise<A> {
   const started = Date.now();
   for (let retry = 1; ; retry++) {
-    const left = timeoutMs - (Date.now() - started);
-    let outcome: { answer: A } | { error: unknown };
+    // The first try has the whole timeout (the caller's limits are then used as they are).
+    const left = retry === 1 ? timeoutMs : timeoutMs - (Date.now() - started);
+    // No object made per try to hold its outcome: a call that succeeds (nearly all) allocates nothing here.
+    let answer: A | undefined;
+    let error: unknown;
+    let failed = false;
     try {
-      outcome = { answer: await attempt(left) };
-    } catch (error) {
-      outcome = { error };
+      answer = await attempt(left);
+    } catch (thrown) {
+      error = thrown;
+      failed = true;
     }
-    const delay = retryDelayMs('answer' in outcome ? outcome.answer : (outcome.error as AttemptFailure), method, retry);
+    const delay = retryDelayMs(failed ? (error as AttemptFailure) : answer!, method, retry);
     if (delay === undefined || signal?.aborted || Date.now() - started + delay >= timeoutMs) {
-      if ('answer' in outcome) return outcome.answer;
-      throw outcome.error;
+      if (failed) throw error;
+      return answer!;
     }
     await pause(delay, signal);
   }
