@@ -72,6 +72,7 @@ export class NativeBackend implements BackendPort {
     const resources = this.#store.resources;
     for (const mapping of this.#registry.all()) {
       for (const seed of mapping.native?.seed ?? []) {
+        if (await this.#adoptImported(mapping, seed.uid, seed.body)) continue;
         const stored = await resources.get(mapping.name, seed.uid);
         const time = stored?.createTime ?? this.#isoNow();
         const body = this.#document(mapping, seed.uid, normalize(mapping.fields, seed.body, { keepOutputOnly: false }), time, stored?.updateTime ?? time);
@@ -87,6 +88,36 @@ export class NativeBackend implements BackendPort {
         }
       }
     }
+  }
+
+  /**
+   * A built-in row that an import brought from v1 under v1's own uid (a managed role: role bindings
+   * refer to it by that uid) stands in for the seed row of the same name: it is read-only as the seed
+   * row would be, and a seed row put in place before the import goes, unless something refers to it.
+   */
+  async #adoptImported(mapping: ResourceMapping, seedUid: string, body: Readonly<Record<string, unknown>>): Promise<boolean> {
+    if (typeof body.name !== 'string') return false;
+    const { rows } = await this.#store.resources.list({
+      kind: mapping.name,
+      filters: [{ field: 'parent', op: 'eq', value: '' }, { field: 'name', op: 'eq', value: body.name }],
+      order: [{ field: 'uid', desc: false }],
+      skip: 0,
+      limit: 2,
+    });
+    const imported = rows.find((row) => row.uid !== seedUid);
+    if (!imported) return false;
+    this.#seeded.add(`${mapping.name}\0${imported.uid}`);
+    if (rows.some((row) => row.uid === seedUid)) {
+      await this.#store.transaction(async (tx) => {
+        try {
+          await this.#refuseIfReferenced(tx.resources, mapping, seedUid);
+          await tx.resources.delete(mapping.name, seedUid);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+        }
+      });
+    }
+    return true;
   }
 
   async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, _ctx: RequestContext): Promise<Page> {
