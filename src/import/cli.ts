@@ -13,7 +13,6 @@ import { openStore } from '../store/open.ts';
 import { isUidp } from '../uidp.ts';
 import { formatDifferences, formatSummary, ProgressLine } from './report.ts';
 import { runImport } from './run-import.ts';
-import { verified, verifyImport } from './verify-import.ts';
 import { V1ReadError } from './v1-rows.ts';
 
 const USAGE = `Usage: npm run import -- --v1-url URL --token-file FILE (--data-dir DIR | --store POSTGRES_URL) [options]
@@ -27,6 +26,7 @@ Safe to run again: a second run changes nothing, and a run cut off finishes wher
   --store URL           or the PostgreSQL store, as the gateway's --store
   --root UID            only this organisation and what lies under it (repeatable; default: all v1 shows the token)
   --batch N             rows per transaction (default 500)
+  --prune               delete the store's rows of v1's resources that v1 no longer has (default: only count them)
   --verify              afterwards, read every resource through translate and native mode and report differences
   --help                print this and exit
 `;
@@ -47,6 +47,7 @@ try {
       root: { type: 'string', multiple: true, default: [] },
       batch: { type: 'string', default: '500' },
       verify: { type: 'boolean', default: false },
+      prune: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -94,6 +95,7 @@ try {
     registry,
     roots: values.root,
     batch: Number(values.batch),
+    prune: values.prune,
     onProgress: (summary) => progress.show(summary),
   });
   progress.done();
@@ -101,6 +103,8 @@ try {
   process.stdout.write(formatSummary(summaries, Date.now() - started, process.resourceUsage().maxRSS * 1024));
   if (summaries.some((s) => s.refused > 0)) status = 1;
   if (values.verify) {
+    // Loaded only when asked for: it starts two gateways, which an import alone does not need.
+    const { verified, verifyImport } = await import('./verify-import.ts');
     const differences = await verifyImport({ v1Url, authorization, store, registry, roots: values.root });
     process.stdout.write(formatDifferences(differences));
     if (!verified(differences)) status = 1;

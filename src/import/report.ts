@@ -31,6 +31,11 @@ export function formatSummary(summaries: readonly ResourceSummary[], ms: number,
   const lines = [table(['resource', 'read', 'written', 'unchanged', 'refused'], rows)];
   for (const s of summaries) {
     for (const [why, n] of Object.entries(s.reasons)) lines.push(`refused ${s.resource}: ${count(n)} rows: ${why}`);
+    if (s.stale > 0) {
+      lines.push(s.pruned > 0
+        ? `pruned ${s.resource}: ${count(s.pruned)} rows v1 no longer has were deleted from the store`
+        : `stale ${s.resource}: ${count(s.stale)} rows in the store v1 no longer has (deleted in v1 since?); --prune deletes them`);
+    }
     if (s.notCarried.length > 0 && s.read > 0) {
       lines.push(`not carried ${s.resource}: ${s.notCarried.join(', ')} (v1 never returns it; set it again in native mode)`);
     }

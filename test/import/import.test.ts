@@ -18,7 +18,6 @@ import { runImport, type ResourceSummary } from '../../src/import/run-import.ts'
 import { verifyImport, type ResourceDifferences } from '../../src/import/verify-import.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/types.ts';
-import { fillLargeV1 } from '../support/large-v1.ts';
 import { PG_URL, withPg } from '../support/modes.ts';
 
 const CLI = new URL('../../src/import/cli.ts', import.meta.url).pathname;
@@ -103,6 +102,20 @@ describe.each<Engine>(['sqlite', 'postgres'])('import into %s', (engine) => {
     const stored = await opened.store.resources.get('groups', team);
     expect(stored!.body.description).toBe('renamed in v1');
   });
+
+  it('counts what v1 deleted since, and deletes it from the store only when told to', async () => {
+    await run();
+    const invite = emulator.demo!.groupInvites.editor;
+    emulator.state.deleteGroupInvite(invite);
+    const counted = byResource(await run());
+    expect(counted.groupInvites).toMatchObject({ stale: 1, pruned: 0 });
+    expect(await opened.store.resources.get('groupInvites', invite)).toBeDefined();
+    // The built-in roles native mode seeds are its own, never v1's to prune.
+    expect(counted.roles!.stale).toBe(0);
+    const pruned = byResource(await runImport({ source: { url: emulator.url, authorization: AUTH, timeoutMs: 10_000 }, store: opened.store, registry, roots: [], prune: true }));
+    expect(pruned.groupInvites).toMatchObject({ stale: 1, pruned: 1 });
+    expect(await opened.store.resources.get('groupInvites', invite)).toBeUndefined();
+  });
 });
 
 describe('a 10,000-group v1', () => {
@@ -111,8 +124,7 @@ describe('a 10,000-group v1', () => {
   let tokenFile: string;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ seed: 'none' });
-    fillLargeV1(emulator.state, 10_000);
+    emulator = await startEmulator({ seed: 'large', groups: 10_000 });
     dir = mkdtempSync(join(tmpdir(), 'v2gw-import-large-'));
     tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, 'import-test\n');

@@ -1,19 +1,19 @@
 /**
- * A large v1 organisation in the emulator's state: `groups` groups in one
- * organisation (nested two deep), an identity in every tenth with an owner
- * binding to it — the shape of a big customer, for the import's tests and
- * benchmark. Made through the emulator's own state, as v1 would hold it.
+ * A large organisation (`--seed large --groups N`): N groups in one
+ * organisation, nested two deep in teams of a hundred, an identity in every
+ * tenth group with a viewer binding to it — the shape of a big customer, for
+ * trying and measuring what reads a whole v1 (an import) at scale.
  */
-import type { EmulatorState } from '../../src/emulator/v1/index.ts';
+import type { EmulatorState } from './state.ts';
 
-export interface LargeV1 {
+export interface LargeOrg {
   org: string;
   groups: number;
   identities: number;
   roleBindings: number;
 }
 
-export function fillLargeV1(state: EmulatorState, groups: number): LargeV1 {
+export function seedLarge(state: EmulatorState, groups: number): LargeOrg {
   const org = state.createGroup(null, { name: 'large-org', description: 'a large organisation' }).id;
   let parent = org;
   let identities = 0;
