@@ -250,7 +250,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
   });
   const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs, onLookup: (hit) => metrics.cacheLookup('hydration', hit ? 1 : 0, hit ? 0 : 1) });
   const walks = new WalkCache({ ttlMs: config.walkCacheMs, maxBytes: config.walkCacheBytes, onLookup: (hit) => metrics.cacheLookup('walk', hit ? 1 : 0, hit ? 0 : 1) });
-  const backend = new V1Backend({
+  const v1Backend = new V1Backend({
     v1,
     registry,
     maxFanOut: config.maxFanOut,
@@ -260,6 +260,12 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     times: store.timestamps,
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
+  // What v1 has no equivalent of lives in the store, served by the code native mode runs.
+  const [{ NativeBackend }, { TwoSystemsBackend }] = await Promise.all([import('./native/native-backend.ts'), import('./engine/two-systems-backend.ts')]);
+  const keptByV1 = (kind: string) => registry.all().some((mapping) => mapping.name === kind && TwoSystemsBackend.keptByV1(mapping));
+  const native = new NativeBackend({ store, registry, foreign: { keeps: keptByV1, get: (kind, uid, ctx) => v1Backend.get(registry.get(kind), uid, ctx) } });
+  await native.seed();
+  const backend = new TwoSystemsBackend(v1Backend, native, registry);
   return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
 }
 

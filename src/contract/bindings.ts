@@ -117,9 +117,9 @@ export function forMode(bindings: readonly Binding[], mode: Mode): { served: Bin
   return { served, reasons };
 }
 
+/** Translate mode serves what v1 lacks from the store (two-systems-backend.ts), so it serves whatever native mode can too. */
 function unservedIn(binding: Binding, mode: Mode): string | undefined {
-  if (mode === 'translate' && binding.mapping.nativeOnly) return binding.mapping.nativeOnly;
-  if (binding.custom && !servesIn(binding.custom, mode)) {
+  if (binding.custom && !servesIn(binding.custom, mode) && !(mode === 'translate' && servesIn(binding.custom, 'native'))) {
     return binding.custom.unserved?.[mode] ?? `not served in ${mode} mode`;
   }
   return undefined;

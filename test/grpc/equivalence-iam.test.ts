@@ -12,7 +12,6 @@ const bob = `Bearer ${trustedCaller('bob@domain.example')}`;
 const untrusted = `Bearer ${jwt({ iss: 'https://issuer.invalid', sub: 'eve', email: 'eve@domain.example', email_verified: true })}`;
 const NOT_FOUND = 5;
 const RESOURCE_EXHAUSTED = 8;
-const UNIMPLEMENTED = 12;
 
 describeEquivalence('iam', (eq, mode) => {
   const ids: Ids = {};
@@ -115,16 +114,12 @@ describeEquivalence('iam', (eq, mode) => {
     expect(listed.termsAcceptances.map((a) => a.docId)).toEqual(['guardener-tos.v1']);
   });
 
-  it('UpdateIdentityMetadata writes the caller\'s own profile (native); v1 has none (translate)', async () => {
+  it('UpdateIdentityMetadata writes the caller\'s own profile (in the store, beside v1\'s identity in translate mode)', async () => {
     const caller = `Bearer ${jwt({ iss: 'https://i.example', sub: ids.identity, given_name: 'Ada', family_name: 'Lovelace' })}`;
     const request = { identityMetadata: { company: 'Analytical Engines', updatesOptIn: true } };
     const write = () => rest().call('PATCH', '/iam/v2beta1/identities:updateIdentityMetadata', { body: request, authorization: caller });
-    if (mode === 'native') {
-      // The same write twice: the second answers what the first left.
-      const written = await eq.same<{ uid: string }>('IdentitiesService.UpdateIdentityMetadata', request, write, { authorization: caller });
-      expect(written.uid).toBe(ids.identity);
-    } else {
-      await eq.sameError('IdentitiesService.UpdateIdentityMetadata', request, UNIMPLEMENTED, write, { authorization: caller });
-    }
+    // The same write twice: the second answers what the first left.
+    const written = await eq.same<{ uid: string }>('IdentitiesService.UpdateIdentityMetadata', request, write, { authorization: caller });
+    expect(written.uid).toBe(ids.identity);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * UpdateIdentityMetadata: the caller's own profile, named by the caller's
- * token alone. Native mode keeps it per identity (the token's `sub`); v1 has
- * no identity metadata, so translate mode answers UNIMPLEMENTED saying so.
+ * token alone, kept per identity (the token's `sub`) in the store in every
+ * mode: v1 has no identity metadata, so translate mode keeps it in the store
+ * beside v1's identities (the identity itself must exist in v1).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GrpcClient, rejected } from '../support/grpc.ts';
@@ -12,7 +13,7 @@ import { aip } from '../support/stack.ts';
 const IDENTITIES = 'chainguard.platform.iam.v2beta1.IdentitiesService';
 const ROUTE = '/iam/v2beta1/identities:updateIdentityMetadata';
 
-describeModes('identity metadata (native)', (stack) => {
+describeModes('identity metadata', (stack) => {
   let grpc: GrpcClient;
   let identity: string;
   let bearer: string;
@@ -71,20 +72,4 @@ describeModes('identity metadata (native)', (stack) => {
     expect((await client().delete(`/iam/v2beta1/identities/${identity}`)).status).toBe(200);
     expect((await patchAs(bearer, { identityMetadata: { company: 'x' } })).status).toBe(404);
   });
-}, { modes: ['native', 'native-pg'] });
-
-describeModes('identity metadata (translate)', (stack) => {
-  it('answers UNIMPLEMENTED saying v1 has no identity metadata, on REST and gRPC', async () => {
-    const reply = await stack().client.patch(ROUTE, { identityMetadata: { company: 'x' } });
-    expect(reply.status).toBe(501);
-    expect(aip(reply).message).toContain('v1 has no identity metadata');
-    const grpc = new GrpcClient(stack().url);
-    try {
-      const failure = await rejected(grpc.call(IDENTITIES, 'UpdateIdentityMetadata', { identityMetadata: { company: 'x' } }));
-      expect(failure.code).toBe(12);
-      expect(failure.message).toContain('v1 has no identity metadata');
-    } finally {
-      grpc.close();
-    }
-  });
-}, { modes: ['translate'] });
+}, { modes: ['translate', 'native', 'native-pg'] });

@@ -1,7 +1,7 @@
 /**
- * Overlays and OverlayBindings: served by native mode only (v1 has neither),
- * over REST and gRPC; translate mode answers every one of their RPCs
- * UNIMPLEMENTED with the reason. Rules from the contract: packages-only
+ * Overlays and OverlayBindings, over REST and gRPC, in every mode: v1 has
+ * neither, so translate mode keeps them in the store beside v1's groups and
+ * repos (a group or repo named by one must exist in v1). Rules from the contract: packages-only
  * config, unique names per group, a binding references an overlay by uid or
  * name within the organisation, shows it expanded, and holds it against delete.
  */
@@ -13,7 +13,7 @@ import { aip } from '../support/stack.ts';
 const OVERLAYS = 'chainguard.platform.registry.v2beta1.OverlaysService';
 const BINDINGS = 'chainguard.platform.registry.v2beta1.OverlayBindingsService';
 
-describeModes('overlays and overlay bindings', (stack, mode) => {
+describeModes('overlays and overlay bindings', (stack) => {
   let grpc: GrpcClient;
   let org: string;
   let repo: string;
@@ -24,17 +24,6 @@ describeModes('overlays and overlay bindings', (stack, mode) => {
     repo = await stack().fixtures.repo(org, { name: 'app' });
   });
   afterAll(() => grpc?.close());
-
-  if (mode === 'translate') {
-    it('answers every overlay RPC UNIMPLEMENTED, saying v1 has none', async () => {
-      const rest = await client().post(`/registry/v2beta1/overlays/${org}`, { name: 'o', config: { contents: { packages: ['curl'] } } });
-      expect(rest.status).toBe(501);
-      expect(aip(rest).message).toContain('v1 has no overlays');
-      expect((await client().get('/registry/v2beta1/overlayBindings')).status).toBe(501);
-      expect((await rejected(grpc.call(BINDINGS, 'CreateOverlayBinding', { parent: repo, overlay: 'o', tags: ['latest'] }))).code).toBe(12);
-    });
-    return;
-  }
 
   let overlay: any;
   it('creates an overlay of packages under a group, and refuses any other config or a taken name', async () => {
@@ -89,6 +78,27 @@ describeModes('overlays and overlay bindings', (stack, mode) => {
     }
     expect((await client().delete(`/registry/v2beta1/overlays/${overlay.uid}`)).status).toBe(200);
     expect((await client().get(`/registry/v2beta1/overlays/${overlay.uid}`)).status).toBe(404);
+  });
+
+  it('refuses an overlay under a group, or a binding to a repo, that does not exist (in v1, in translate mode)', async () => {
+    const missingGroup = `${org}/00000000000000aa`;
+    const overlayThere = await client().post(`/registry/v2beta1/overlays/${missingGroup}`, { name: 'x', config: { contents: { packages: ['x'] } } });
+    expect(overlayThere.status).toBe(404);
+    expect(aip(overlayThere).byType.ResourceInfo.resourceName).toBe(missingGroup);
+    const missingRepo = `${org}/00000000000000bb`;
+    const bound = await rejected(grpc.call(BINDINGS, 'CreateOverlayBinding', { parent: missingRepo, overlay: 'tools', tags: ['t'] }));
+    expect(bound.code).toBe(5);
+  });
+
+  it('refuses to delete a group whose only children are overlays, naming them', async () => {
+    const team = (await client().post(`/iam/v2beta1/groups/${org}`, { name: 'overlay-team' })).body.uid;
+    const held = (await client().post(`/registry/v2beta1/overlays/${team}`, { name: 'team-tools', config: { contents: { packages: ['x'] } } })).body;
+    const refused = await client().delete(`/iam/v2beta1/groups/${team}`);
+    expect(refused.status).toBe(400);
+    expect(aip(refused).code).toBe(9);
+    expect(aip(refused).message).toContain('1 overlays');
+    expect((await client().delete(`/registry/v2beta1/overlays/${held.uid}`)).status).toBe(200);
+    expect((await client().delete(`/iam/v2beta1/groups/${team}`)).status).toBe(200);
   });
 
   it("a repo's bindings go with the repo", async () => {
