@@ -258,6 +258,17 @@ describe('usage', () => {
       expect(text).toContain(option.env);
     }
   });
+
+  it('shows every setting\'s default, as loadConfig applies it when nothing is given', () => {
+    const defaults: Record<string, unknown> = loadConfig([], {});
+    const lines = usage().split('\n');
+    for (const [key, option] of Object.entries(OPTIONS)) {
+      const line = lines.find((l) => l.trimStart().startsWith(`--${option.flag} `));
+      const value = defaults[key];
+      expect(line, option.flag).toMatch(value === undefined ? /\(default: unset\)$/ : new RegExp(`\\(default: ${String(value)}( = \\d+ MiB)?\\)$`));
+    }
+    expect(lines.find((l) => l.includes('--v1-max-body-bytes'))).toContain('(default: 33554432 = 32 MiB)');
+  });
 });
 
 describe('loadConfig TLS', () => {
