@@ -106,6 +106,7 @@ describe('npm start (src/cli.ts)', () => {
     try {
       await waitFor(() => proc.out().includes('grpcurl'));
       expect(proc.out()).toContain('Mode translate; store SQLite in memory; page tokens sealed with a random key per process');
+      expect(proc.out()).toMatch(/npx buf curl --protocol grpc --http2-prior-knowledge .* http:\/\/127\.0\.0\.1:\d+\/chainguard\.platform\.iam\.v2beta1\.GroupsService\/ListGroups/);
     } finally {
       proc.child.kill('SIGTERM');
       await once(proc.child, 'exit');
