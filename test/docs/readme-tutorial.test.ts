@@ -15,7 +15,7 @@ const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const REFUSED = '<!-- tutorial: each call is refused -->';
 
 /** The `sh` blocks of the section, each with whether its calls must be refused. */
-export function tutorialBlocks(readme: string): Array<{ script: string; refused: boolean }> {
+function tutorialBlocks(readme: string): Array<{ script: string; refused: boolean }> {
   const start = readme.indexOf('## The first ten minutes');
   const end = readme.indexOf('\n## ', start + 1);
   const section = readme.slice(start, end < 0 ? undefined : end);
