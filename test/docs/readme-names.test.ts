@@ -91,6 +91,17 @@ describeModes('the README\'s name rules', (stack) => {
     org = (reply.body as { uid: string }).uid;
   });
 
+  it('any string: at most 64 KiB, no NUL, no lone surrogate, as the README says', async () => {
+    expect(readme).toContain('Any string in a request is at most 64 KiB and holds no NUL and no lone UTF-16 surrogate.');
+    const role = (description: string) => stack().client.call('POST', `/iam/v2beta1/roles/${org}`, { body: { name: `strings-${fresh()}`, description, capabilities: ['CAP_IAM_GROUPS_LIST'] } });
+    expect((await role('x'.repeat(64 * 1024))).status).toBe(200);
+    for (const description of ['x'.repeat(64 * 1024 + 1), 'a\u0000b', 'a\ud800b']) {
+      const reply = await role(description);
+      expect(reply.status, `${description.length} characters`).toBe(400);
+      expect(JSON.stringify(reply.body.details)).toContain('description');
+    }
+  });
+
   for (const rule of rules) {
     const sample = CHARACTERS[rule.characters]?.accepted[0] ?? 'a';
     const seed = /^[a-z]/.test(sample) ? 'a' : 'A';
