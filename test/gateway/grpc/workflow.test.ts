@@ -1,11 +1,12 @@
 /**
  * The tutorial workflow as a Go SDK user runs it: a real gRPC client
  * (@grpc/grpc-js, the project's own protos) over cleartext HTTP/2 to the same
- * port that serves REST, the token as call metadata, in every mode. Errors
- * are checked in the google.rpc.Status the trailer carries.
+ * port that serves REST, the token as call metadata, in every mode (translate
+ * over the v1 emulator, native on SQLite, native on PostgreSQL). Errors are
+ * checked in the google.rpc.Status the trailer carries.
  */
 import { afterAll, expect, it } from 'vitest';
-import { describeModes } from '../../support/modes.ts';
+import { ALL_MODES, describeModes } from '../../support/modes.ts';
 import { GrpcClient, rejected } from '../../support/grpc.ts';
 import { ROOT_UID, TIMESTAMP_MS } from '../../support/stack.ts';
 
@@ -114,4 +115,4 @@ describeModes('the tutorial workflow over gRPC', (stack) => {
     await rpc(GROUPS, 'DeleteGroup', { uid: ids.org });
     expect((await rejected(rpc(GROUPS, 'GetGroup', { uid: ids.org }))).code).toBe(5);
   });
-});
+}, { modes: ALL_MODES });
