@@ -12,6 +12,7 @@ import { ROOT_UID, TIMESTAMP_MS } from '../../support/stack.ts';
 
 const IAM = 'chainguard.platform.iam.v2beta1';
 const GROUPS = `${IAM}.GroupsService`;
+const REPOS = 'chainguard.platform.registry.v2beta1.ReposService';
 const byType = (details: any[]) => Object.fromEntries(details.map((d) => [String(d['@type']).split('.').pop(), d]));
 
 describeModes('the tutorial workflow over gRPC', (stack) => {
@@ -45,6 +46,12 @@ describeModes('the tutorial workflow over gRPC', (stack) => {
     ids.group = first.groups[0].uid;
   });
 
+  it('filters groups by exact name', async () => {
+    const named = await rpc(GROUPS, 'ListGroups', { uidp: { descendantsOf: ids.org }, name: 'b-group' });
+    expect(named.groups.map((g: any) => g.name)).toEqual(['b-group']);
+    expect(named.groups[0].uid.startsWith(`${ids.org}/`)).toBe(true);
+  });
+
   it('gets a group with its times, as REST shows the same group', async () => {
     const group = await rpc(GROUPS, 'GetGroup', { uid: ids.group });
     const rest = await stack().client.get(`/iam/v2beta1/groups/${ids.group}`);
@@ -59,6 +66,8 @@ describeModes('the tutorial workflow over gRPC', (stack) => {
       identity: { name: 'grpc-bot', description: 'CI', claimMatch: { issuer: 'https://issuer.example', subject: 'bot' } },
     });
     expect(identity.uid.startsWith(`${ids.group}/`)).toBe(true);
+    expect(identity.claimMatch).toMatchObject({ issuer: 'https://issuer.example', subject: 'bot' });
+    expect(Number(identity.lastSeenTime.seconds)).toBeGreaterThan(0);
     ids.identity = identity.uid;
     const roles = await rpc(`${IAM}.RolesService`, 'ListRoles', { name: 'viewer' });
     ids.viewer = roles.roles.find((r: any) => r.name === 'viewer').uid;
@@ -70,6 +79,13 @@ describeModes('the tutorial workflow over gRPC', (stack) => {
     expect(binding.role).toMatchObject({ uid: ids.viewer, name: 'viewer' });
     expect(binding.group).toMatchObject({ uid: ids.group, name: 'a-group' });
     ids.binding = binding.uid;
+  });
+
+  it('lists repos in the registry', async () => {
+    await stack().fixtures.repo(ids.org!, { name: 'python', catalogTier: 'CATALOG_TIER_BASE' });
+    await stack().fixtures.repo(ids.org!, { name: 'nginx', catalogTier: 'CATALOG_TIER_APPLICATION' });
+    const { repos } = await rpc(REPOS, 'ListRepos', { uidp: { descendantsOf: ids.org }, orderBy: 'name' });
+    expect(repos.map((r: any) => [r.name, r.catalogTier])).toEqual([['nginx', 'CATALOG_TIER_APPLICATION'], ['python', 'CATALOG_TIER_BASE']]);
   });
 
   it('updates with a field mask, and without one changes the populated fields only', async () => {
@@ -107,9 +123,12 @@ describeModes('the tutorial workflow over gRPC', (stack) => {
     expect(byType(badUid.details).BadRequest.fieldViolations[0].field).toBe('uid');
   });
 
-  it('cleans up: binding, identity, groups', async () => {
+  it('cleans up: binding, identity, repos, groups', async () => {
     expect(await rpc(`${IAM}.RoleBindingsService`, 'DeleteRoleBinding', { uid: ids.binding })).toEqual({});
     expect(await rpc(`${IAM}.IdentitiesService`, 'DeleteIdentity', { uid: ids.identity })).toEqual({});
+    expect((await rejected(rpc(`${IAM}.IdentitiesService`, 'GetIdentity', { uid: ids.identity }))).code).toBe(5);
+    const { repos } = await rpc(REPOS, 'ListRepos', { uidp: { childrenOf: ids.org } });
+    for (const repo of repos) expect(await rpc(REPOS, 'DeleteRepo', { uid: repo.uid })).toEqual({});
     const children = await rpc(GROUPS, 'ListGroups', { uidp: { childrenOf: ids.org } });
     for (const child of children.groups) await rpc(GROUPS, 'DeleteGroup', { uid: child.uid });
     await rpc(GROUPS, 'DeleteGroup', { uid: ids.org });
