@@ -1,8 +1,8 @@
 /**
- * The README's "Every RPC" table, made from the contract, the bindings the
+ * The "Every RPC" table of docs/api.md, made from the contract, the bindings the
  * mappings give it and the declared unserved list — never by hand, so it
  * cannot drift: `npm run docs:served` rewrites it between its markers, and
- * test/contract/served.test.ts fails when the README's copy is stale.
+ * test/contract/served.test.ts fails when that copy is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { DescService } from '@bufbuild/protobuf';
@@ -37,12 +37,12 @@ export function servedTable(services: readonly DescService[], bindings: readonly
   return `${rows.join('\n')}\n\n${total} RPCs; served: ${counts}.`;
 }
 
-/** `readme` with the text between the markers replaced by `table`. */
-export function withTable(readme: string, table: string): string {
-  const begin = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (begin < 0 || end < begin) throw new Error(`README.md lacks the markers ${BEGIN} … ${END}`);
-  return `${readme.slice(0, begin + BEGIN.length)}\n${table}\n${readme.slice(end)}`;
+/** `document` with the text between the markers replaced by `table`. */
+export function withTable(document: string, table: string): string {
+  const begin = document.indexOf(BEGIN);
+  const end = document.indexOf(END);
+  if (begin < 0 || end < begin) throw new Error(`docs/api.md lacks the markers ${BEGIN} … ${END}`);
+  return `${document.slice(0, begin + BEGIN.length)}\n${table}\n${document.slice(end)}`;
 }
 
 if (import.meta.main) {
@@ -51,7 +51,7 @@ if (import.meta.main) {
   const { MAPPINGS } = await import('../../mappings/index.ts');
   const { UNSERVED } = await import('../../mappings/unserved.ts');
   const services = apiServices();
-  const path = new URL('../../README.md', import.meta.url);
-  const readme = readFileSync(path, 'utf8');
-  writeFileSync(path, withTable(readme, servedTable(services, bindContract(services, MAPPINGS), UNSERVED)));
+  const path = new URL('../../docs/api.md', import.meta.url);
+  const document = readFileSync(path, 'utf8');
+  writeFileSync(path, withTable(document, servedTable(services, bindContract(services, MAPPINGS), UNSERVED)));
 }

@@ -97,7 +97,7 @@ export function renderV2(fields: Fields, v1: Json, resolve?: LookupResolver): Js
 
 /**
  * renderV2 worked out from the specs field by field, as it was before it was compiled: what the
- * compiled renderers are held to (test/unit/compiled-render.test.ts).
+ * compiled renderers are held to (test/engine/compiled-render.test.ts).
  */
 export function renderV2BySpec(fields: Fields, v1: Json, resolve?: LookupResolver): Json {
   const out: Json = {};

@@ -1,4 +1,4 @@
-/** What is served, declared once: every RPC of the protos is served or listed unserved with a reason, and the README's table is the one the contract makes. */
+/** What is served, declared once: every RPC of the protos is served or listed unserved with a reason, and docs/api.md's table is the one the contract makes. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bindContract, forMode, unservedMethods } from '../../src/contract/bindings.ts';
@@ -28,11 +28,11 @@ describe('what is served', () => {
     }
   });
 
-  it("the README's table is the one npm run docs:served makes", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(BEGIN);
-    expect(readme).toContain(END);
-    expect(withTable(readme, servedTable(services, bindings, UNSERVED))).toBe(readme);
+  it("docs/api.md's table is the one npm run docs:served makes", () => {
+    const document = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    expect(document).toContain(BEGIN);
+    expect(document).toContain(END);
+    expect(withTable(document, servedTable(services, bindings, UNSERVED))).toBe(document);
   });
 
   it('an unserved RPC answers UNIMPLEMENTED with its reason, on REST', async () => {
