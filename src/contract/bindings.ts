@@ -103,7 +103,7 @@ export function bindContract(services: readonly DescService[], mappings: readonl
 
 /**
  * The bindings one mode serves, and why it serves none of the others: a
- * resource v1 has no equivalent of is native only, and a custom method may
+ * resource v1 has no equivalent of is kept in the store in both modes, and a custom method may
  * lack an implementation for a mode. Reasons are by `package.Service.Method`.
  */
 export function forMode(bindings: readonly Binding[], mode: Mode): { served: Binding[]; reasons: Record<string, string> } {
