@@ -3,21 +3,12 @@
  * nothing listens, then a collector (a tiny HTTP server) comes up on that port. The log says once
  * why exports fail (never the export headers), and says when they work again.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/cli-process.ts';
 import { OtlpReceiver } from '../support/otlp.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 const API_KEY = 'collector-api-key-5e3cr3t';
-
-/** A loopback port nothing listens on (taken from the system, then let go). */
-async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(condition: () => boolean, poke: () => Promise<unknown>): Promise<void> {
   while (!condition()) {
@@ -36,7 +27,7 @@ describe('OTLP export failures', () => {
   const request = () => stack.client.get('/iam/v2beta1/groups', { page_size: 1 });
 
   beforeAll(async () => {
-    port = await unusedPort();
+    port = await freePort();
     stack = await startStack({
       gateway: {
         env: {
