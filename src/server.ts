@@ -86,8 +86,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   }
   const registry = new MappingRegistry(MAPPINGS);
   const tokens = new PageTokenCodec(pageTokenKey(config.pageTokenKey), options.now ? { now: options.now } : {});
+  const logger = createLogger(config.logLevel, options.logStream);
+  const log = logger as FastifyBaseLogger;
   // Read before anything opens: a bad OTEL_* value is a configuration error, like a bad flag.
-  const tracing = await Tracing.start(tracingSettings(options.env ?? process.env));
+  const tracing = await Tracing.start(tracingSettings(options.env ?? process.env), log);
   // Both modes keep a store: native mode serves from it; translate mode keeps there the times v1 omits.
   const store = options.store ?? (await openStore(storeLocation(config)));
   const closeStore = options.store ? async () => {} : () => store.close();
@@ -114,8 +116,6 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     throw error;
   }
   const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
-  const logger = createLogger(config.logLevel, options.logStream);
-  const log = logger as FastifyBaseLogger;
   // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
   const lines = accessLines(accessLog);

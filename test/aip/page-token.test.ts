@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { PAGE_TOKEN_TTL_MS, PageTokenCodec, pageTokenKey, queryFingerprint, type PageCursor } from '../../src/aip/page-token.ts';
+import type { ApiError } from '../../src/aip/errors.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 
 const KEY_A = pageTokenKey('a shared secret for replicas');
@@ -7,6 +8,9 @@ const KEY_B = pageTokenKey('another secret, another service');
 const FP = queryFingerprint({ resource: 'groups', filters: { name: 'eng' }, order: 'name asc,uid asc' });
 const OTHER_FP = queryFingerprint({ resource: 'groups', filters: { name: 'ops' }, order: 'name asc,uid asc' });
 const CURSOR: PageCursor = { after: ['eng', null, 42, true, 'abc/def'], skipped: 7 };
+
+/** What the refusal tells the client about the page token. */
+const violation = (error: ApiError) => (error.details.find((d) => d['@type'].endsWith('BadRequest'))!.fieldViolations as { description: string }[])[0]!.description;
 
 /** A clock the test controls. */
 function clock(start = Date.UTC(2025, 0, 1)) {
@@ -55,8 +59,8 @@ describe('PageTokenCodec round trip', () => {
   it('never uses an IV twice, across the refills of its pool of random bytes', () => {
     const codec = new PageTokenCodec(KEY_A);
     const tokens = Array.from({ length: 1200 }, () => codec.seal(FP, CURSOR));
-    // Bytes 1-12 of a token are its IV (after the version byte).
-    const ivs = new Set(tokens.map((t) => Buffer.from(t, 'base64url').subarray(1, 13).toString('hex')));
+    // Bytes 9-20 of a token are its IV (after the version byte and the key id).
+    const ivs = new Set(tokens.map((t) => Buffer.from(t, 'base64url').subarray(9, 21).toString('hex')));
     expect(ivs.size).toBe(tokens.length);
     for (const token of [tokens[0]!, tokens[340]!, tokens[341]!, tokens[1199]!]) expect(codec.open(token, FP)).toEqual(CURSOR);
   });
@@ -96,9 +100,28 @@ describe('PageTokenCodec integrity', () => {
     invalidOn('page_token', () => codec.open(Buffer.concat([raw, Buffer.of(0)]).toString('base64url'), FP));
   });
 
-  it('refuses a token sealed under another key', () => {
+  it('refuses a token sealed under another key, saying so and how to keep tokens across restarts', () => {
     const token = new PageTokenCodec(KEY_B).seal(FP, CURSOR);
-    invalidOn('page_token', () => new PageTokenCodec(KEY_A).open(token, FP));
+    const why = violation(invalidOn('page_token', () => new PageTokenCodec(KEY_A).open(token, FP)));
+    expect(why).toMatch(/sealed by another key/);
+    expect(why).toMatch(/restart/);
+    expect(why).toContain('--page-token-key');
+  });
+
+  it('gives a tampered or forged token the plain refusal, never the other-key one', () => {
+    const codec = new PageTokenCodec(KEY_A);
+    const raw = Buffer.from(codec.seal(FP, CURSOR), 'base64url');
+    const refusals = new Set<string>();
+    // Every byte after the header (version and key id): the IV, the sealed payload and its tag.
+    for (let i = 9; i < raw.length; i++) {
+      const tampered = Buffer.from(raw);
+      tampered[i] = tampered[i]! ^ 0x01;
+      refusals.add(violation(invalidOn('page_token', () => codec.open(tampered.toString('base64url'), FP))));
+    }
+    for (const forged of ['not-a-token', Buffer.alloc(80, 7).toString('base64url'), Buffer.concat([Buffer.of(1), Buffer.alloc(60)]).toString('base64url')]) {
+      refusals.add(violation(invalidOn('page_token', () => codec.open(forged, FP))));
+    }
+    expect([...refusals]).toEqual(['not a page token issued by this service']);
   });
 
   it('refuses a token bound to another query (fingerprint A opened as B)', () => {
@@ -241,8 +264,8 @@ describe('pageTokenKey', () => {
     expect(k1.equals(k2)).toBe(false);
   });
 
-  it('random keys do not open each other\'s tokens', () => {
+  it('random keys do not open each other\'s tokens: one from before a restart is called another key\'s', () => {
     const token = new PageTokenCodec(pageTokenKey(undefined)).seal(FP, CURSOR);
-    invalidOn('page_token', () => new PageTokenCodec(pageTokenKey(undefined)).open(token, FP));
+    expect(violation(invalidOn('page_token', () => new PageTokenCodec(pageTokenKey(undefined)).open(token, FP)))).toMatch(/sealed by another key/);
   });
 });

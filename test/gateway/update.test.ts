@@ -55,6 +55,21 @@ describeModes('PATCH', (stack) => {
     expect(aip(key).byType.BadRequest.fieldViolations[0]).toMatchObject({ field: 'colour' });
   });
 
+  it('with a mask still refuses a body key that names no field, JSON or proto name: a misspelling clears nothing', async () => {
+    const uid = await newGroup({ description: 'kept' });
+    for (const [body, key] of [[{ descripton: 'x' }, 'descripton'], [{ description: 'x', claim_match: {} }, 'claim_match']] as const) {
+      const reply = await client().patch(path(uid), body, { update_mask: 'description' });
+      expect(reply.status).toBe(400);
+      expect(aip(reply).code).toBe(3);
+      expect(aip(reply).byType.BadRequest.fieldViolations[0]).toMatchObject({ field: key });
+    }
+    expect((await client().get(path(uid))).body.description).toBe('kept');
+    // Known fields outside the mask, by either name, stay allowed and are left alone.
+    const fine = await client().patch(path(uid), { description: 'new', update_time: '2000-01-01T00:00:00Z', name: 'ignored-too' }, { update_mask: 'description' });
+    expect(fine.status).toBe(200);
+    expect(fine.body).toMatchObject({ description: 'new', name: 'g' });
+  });
+
   it('ignores output-only fields', async () => {
     const uid = await newGroup({ name: 'stable' });
     const before = (await client().get(path(uid))).body;

@@ -141,6 +141,22 @@ describe('a parent is never misplaced into a root organisation', () => {
   });
 });
 
+describe('a masked update whose body misspells the masked field', () => {
+  // gRPC's binary names no field (an unknown number is no field of the message), so only JSON can
+  // misspell one: Connect's JSON refuses the key, as REST's PATCH does (test/gateway/update.test.ts).
+  it('is refused over Connect\'s JSON, and clears nothing', async () => {
+    const uid = (await stack.client.post(`/iam/v2beta1/groups/${org}`, { name: 'misspelt', description: 'kept' })).body.uid;
+    const reply = await fetch(`${stack.url}/chainguard.platform.iam.v2beta1.GroupsService/UpdateGroup`, {
+      method: 'POST',
+      headers: { authorization: TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ group: { uid, descripton: 'x' }, updateMask: 'description' }),
+    });
+    expect(reply.status).toBe(400);
+    expect(((await reply.json()) as { code: string }).code).toBe('invalid_argument');
+    expect((await stack.client.get(`/iam/v2beta1/groups/${uid}`)).body.description).toBe('kept');
+  });
+});
+
 /** A v1 that never answers, counting the requests whose caller gave up on them. */
 async function hangingV1(): Promise<{ url: string; abandoned: () => number; close: () => Promise<void> }> {
   let abandoned = 0;
