@@ -260,12 +260,26 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     times: store.timestamps,
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
-  // What v1 has no equivalent of lives in the store, served by the code native mode runs.
-  const [{ NativeBackend }, { TwoSystemsBackend }] = await Promise.all([import('./native/native-backend.ts'), import('./engine/two-systems-backend.ts')]);
+  // What v1 has no equivalent of lives in the store, served by the code native mode runs, loaded when first asked for.
+  const { TwoSystemsBackend } = await import('./engine/two-systems-backend.ts');
   const keptByV1 = (kind: string) => registry.all().some((mapping) => mapping.name === kind && TwoSystemsBackend.keptByV1(mapping));
-  const native = new NativeBackend({ store, registry, foreign: { keeps: keptByV1, get: (kind, uid, ctx) => v1Backend.get(registry.get(kind), uid, ctx) } });
-  await native.seed();
-  const backend = new TwoSystemsBackend(v1Backend, native, registry);
+  let storeSide: Promise<BackendPort> | undefined;
+  const loadStoreSide = async (): Promise<BackendPort> => {
+    const { NativeBackend } = await import('./native/native-backend.ts');
+    const native = new NativeBackend({ store, registry, foreign: { keeps: keptByV1, get: (kind, uid, ctx) => v1Backend.get(registry.get(kind), uid, ctx) } });
+    await native.seed();
+    return native;
+  };
+  const backend = new TwoSystemsBackend({
+    v1: v1Backend,
+    // A failed load is not kept: the next call tries again.
+    storeSide: () => (storeSide ??= loadStoreSide().catch((error: unknown) => {
+      storeSide = undefined;
+      throw error;
+    })),
+    store,
+    registry,
+  });
   return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
 }
 

@@ -19,6 +19,7 @@ import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
 } from '../store/types.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
+import { deleteReferrers } from '../store/delete-referrers.ts';
 import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
 import { normalize } from './document.ts';
 import { generate } from './generated.ts';
@@ -46,8 +47,6 @@ export interface NativeBackendOptions {
   now?: () => number;
 }
 
-/** Rows a cascade deletes per store query. */
-const CASCADE_CHUNK = 500;
 /** Rows per store query when a list must read every matching row. */
 const SCAN_CHUNK = 1000;
 
@@ -287,16 +286,6 @@ export class NativeBackend implements BackendPort {
     return method.native(request, access, ctx);
   }
 
-  /** Rows of each kind whose parent is `uid` (a resource kept elsewhere, about to be deleted there). */
-  countChildren(uid: string, kinds: readonly string[]): Promise<Record<string, number>> {
-    return this.#store.resources.countChildren(uid, kinds);
-  }
-
-  /** Deletes the rows of `kind` whose `field` is `value`: what the store keeps for a resource deleted elsewhere. */
-  async deleteWhere(kind: string, field: string, value: string): Promise<void> {
-    await this.#store.transaction((tx) => deleteReferrers(tx.resources, kind, field, value));
-  }
-
   /** True when the store answers at all (readiness). */
   async reachable(): Promise<boolean> {
     try {
@@ -454,17 +443,6 @@ export class NativeBackend implements BackendPort {
         description: `${uid} is still referenced by ${total} ${referrer.kind}; delete them first`,
       }]);
     }
-  }
-}
-
-/** Deletes, a chunk at a time, every row of `kind` whose `field` is `value`. */
-async function deleteReferrers(resources: ResourceStore, kind: string, field: string, value: string): Promise<void> {
-  for (;;) {
-    const { rows } = await resources.list({
-      kind, filters: [{ field, op: 'eq', value }], order: [{ field: 'uid', desc: false }], skip: 0, limit: CASCADE_CHUNK,
-    });
-    for (const child of rows) await resources.delete(kind, child.uid);
-    if (rows.length < CASCADE_CHUNK) return;
   }
 }
 

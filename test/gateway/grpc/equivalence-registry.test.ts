@@ -1,7 +1,7 @@
 /**
  * Equivalence (test/support/equivalence.ts) for the registry: repos and their
  * readmes, tags, images (translate mode: only v1 reads manifests) and overlays
- * with their bindings (native mode: v1 has none). The same operation over gRPC
+ * with their bindings (kept in the store in both modes). The same operation over gRPC
  * and over REST answers the same message, or the same error; what a mode does
  * not serve is UNIMPLEMENTED alike on both.
  */
@@ -69,15 +69,6 @@ describeEquivalence('registry', (eq, mode) => {
     }
     await eq.sameError('ImagesService.GetSize', { ...request, architecture: 's390x' }, 5, () => rest().get(`${image}/size`, { architecture: 's390x' }));
   });
-
-  if (mode === 'translate') {
-    it('Overlays and OverlayBindings are UNIMPLEMENTED alike (v1 has none)', async () => {
-      const overlay = { name: 'tools', config: { contents: { packages: ['curl'] } } };
-      await eq.sameError('OverlaysService.CreateOverlay', { parent: ids.org!, overlay }, UNIMPLEMENTED, () => rest().post(`${OVERLAYS}/${ids.org}`, overlay));
-      await eq.sameError('OverlayBindingsService.ListOverlayBindings', {}, UNIMPLEMENTED, () => rest().get(BINDINGS));
-    });
-    return;
-  }
 
   let packages = 0;
   itWritesAlike(eq, ids, [

@@ -59,7 +59,7 @@ describe('modules loaded per mode', () => {
     }
   });
 
-  it('translate mode loads the v1 client and the pass-through, and no native backend, PostgreSQL driver, Swagger UI, v1 emulator, ConnectRPC Node adapter or Node\'s own undici (with a v1 to serve)', async () => {
+  it('translate mode loads the v1 client and the pass-through, and no native backend (until a resource the store keeps is asked for), PostgreSQL driver, Swagger UI, v1 emulator, ConnectRPC Node adapter or Node\'s own undici (with a v1 to serve)', async () => {
     const modules = await modulesLoaded('translate', ['--v1-url', 'http://127.0.0.1:9']);
     expect(loads(modules, '/src/v1/client.ts')).toBe(true);
     expect(loads(modules, '/src/passthrough/plugin.ts')).toBe(true);
