@@ -5,7 +5,7 @@
  * methods, so seeded data obeys the same rules as data created over the wire.
  */
 import { createHash } from 'node:crypto';
-import { newChildUid, newRootUid, parentOf } from '../../uidp.ts';
+import { newChildUid, newRootUid, parentOf } from './uidp.ts';
 import { MANAGED_ROLES, V1_CAPABILITY_NAMES } from './capabilities.ts';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, resourceExhausted } from './errors.ts';
 import { CATALOG_TIER, ORG_KIND, ORG_STATUS, SERVICE_PRINCIPAL } from './messages.ts';

@@ -5,7 +5,7 @@
  * their own while every read of an advisory shows them all.
  */
 import { randomInt } from 'node:crypto';
-import { newChildUid, parentOf } from '../../../uidp.ts';
+import { newChildUid, parentOf } from '../uidp.ts';
 import { alreadyExists, failedPrecondition, invalidArgument } from '../errors.ts';
 import { canonicalTimestamp, copy, enumValue, existing, Rows, store, type EnumInput } from '../records.ts';
 import { EVENT_TYPES, FALSE_POSITIVE_TYPE, REVIEW_STATUS } from '../vulnerability-messages.ts';

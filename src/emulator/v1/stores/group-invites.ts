@@ -7,7 +7,7 @@
  * v1 Role; `code` exists only in the create response and is never stored.
  */
 import { randomBytes } from 'node:crypto';
-import { newChildUid, parentOf } from '../../../uidp.ts';
+import { newChildUid, parentOf } from '../uidp.ts';
 import { invalidArgument } from '../errors.ts';
 import { Rows, store } from '../records.ts';
 import { canonicalDuration, durationMicros, formatMicros } from '../time.ts';
