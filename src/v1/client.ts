@@ -14,7 +14,7 @@ import type { AnswerBody } from './answer-body.ts';
 import { exchange, type Answer, type ExchangeLimits } from './exchange.ts';
 import { parseJsonBytes } from './json-body.ts';
 import { withQuery, type QueryValue } from './query-string.ts';
-import type { CancelSignal } from '../operation/cancellation.ts';
+import type { CancelSignal } from '../cancellation.ts';
 
 /** Reads a successful answer's body (JSON) into a value; throws when it is not JSON. */
 export type ReadAnswer = (body: AnswerBody) => unknown;
