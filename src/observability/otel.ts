@@ -15,7 +15,7 @@ import {
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { VERSION } from '../version.ts';
 import { formatTraceparent, propagationHeaders } from './trace-context.ts';
-import type { SpanAttributes, SpanFactory, TraceSpan } from './tracing.ts';
+import type { SpanAttributes, SpanFactory, TraceSpan } from './span.ts';
 import type { ExportSettings, SamplerName } from './tracing-settings.ts';
 
 export async function startOtel(settings: ExportSettings): Promise<SpanFactory> {
