@@ -5,8 +5,7 @@
  * not buffered spans'), injects 200 Lists carrying a caller's traceparent,
  * collects garbage and prints the process's memory.
  */
-import { loadConfig } from '../src/config.ts';
-import { buildGateway } from '../src/server.ts';
+import { buildGateway, loadConfig } from '../src/index.ts';
 
 const on = process.argv[2] === 'on';
 // Port 9 (discard): nothing is sampled, so nothing is ever sent there.

@@ -1,0 +1,79 @@
+/**
+ * v2gw's public entry: what a program that embeds the gateway may use. The benchmark (bench/) is
+ * such a program; everything else under src/ is internal and free to move. The import rules
+ * (.dependency-cruiser.cjs) hold bench/ and scripts/ to this file, and to the v1 emulator's own
+ * entry (src/emulator/v1/index.ts).
+ *
+ * Importing it loads the contract, the mappings and the renderer, and nothing heavier: the server,
+ * the logger, the store and the native backend (with their libraries) are loaded when first asked
+ * for, as the CLI loads each mode's backend. A module loaded is memory held for the life of the
+ * process, and the benchmark's translating floors, which only render and encode, are a yardstick:
+ * they must hold no more than they use.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { MAPPINGS } from '../mappings/index.ts';
+import { MappingRegistry } from './engine/registry.ts';
+import { renderV2, type Json } from './engine/shape.ts';
+import type { NativeBackend } from './native/native-backend.ts';
+import type { GatewayConfig, GatewayOptions } from './server.ts';
+import type { OpenStoreOptions } from './store/open.ts';
+import type { Store } from './store/types.ts';
+
+// ---------------------------------------------------------------- running a gateway
+
+export { loadConfig, type Config } from './config.ts';
+export type { GatewayConfig, GatewayOptions } from './server.ts';
+
+/** A gateway built from a configuration (loadConfig's, with `v1Url` in translate mode), not yet listening. */
+export async function buildGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<FastifyInstance> {
+  const server = await import('./server.ts');
+  return server.buildGateway(config, options);
+}
+
+/** A log destination (GatewayOptions.logStream) that writes to `file` as the gateway writes standard output: once per turn of the event loop. */
+export async function bufferedLog(file: string): Promise<DestinationStream> {
+  const log = await import('./log.ts');
+  return log.bufferedDestination(file);
+}
+
+// ---------------------------------------------------------------- the contract and the resources
+
+export { apiServices, contract } from './contract/registry.ts';
+export type { Json } from './engine/shape.ts';
+export type { MappingRegistry } from './engine/registry.ts';
+
+/** Every resource's mapping, as the gateway serves them. */
+export function mappingRegistry(): MappingRegistry {
+  return new MappingRegistry(MAPPINGS);
+}
+
+/** Renders v1 rows of `resource` (as the mappings name it: `groups`) as the v2 documents the gateway answers with. */
+export function v1Renderer(resource: string, registry = mappingRegistry()): (row: Json) => Json {
+  const { fields } = registry.get(resource);
+  return (row) => renderV2(fields, row);
+}
+
+/** The gRPC wire as the gateway writes it: a document as its RPC's protobuf message, and a message framed for the stream. */
+export { documentBytes } from './transport/grpc/document-binary.ts';
+export { frame } from './transport/grpc/envelope.ts';
+
+// ---------------------------------------------------------------- the native store
+
+export type { OpenStoreOptions } from './store/open.ts';
+export type { Store, StoredResource } from './store/types.ts';
+export type { OrderKey } from './aip/order-by.ts';
+export type { NativeBackend } from './native/native-backend.ts';
+export { requestContext, type RequestContext } from './operation/context.ts';
+
+/** Opens (and migrates) the store at `location`: a SQLite file, `:memory:`, or a `postgres://` URL. */
+export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const open = await import('./store/open.ts');
+  return open.openStore(location, options);
+}
+
+/** Native mode's backend over an open store, writing each row as native mode does. */
+export async function nativeBackend(store: Store, registry = mappingRegistry()): Promise<NativeBackend> {
+  const native = await import('./native/native-backend.ts');
+  return new native.NativeBackend({ store, registry });
+}
