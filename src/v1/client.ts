@@ -8,7 +8,8 @@
 import { Pool } from 'undici';
 import { withReadRetries } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
-import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
+import { jsonKind } from './answer-fields.ts';
+import { fromTransportError, fromV1Response, notJson, tooLarge, unreadable } from './errors.ts';
 import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
 import type { AnswerBody } from './answer-body.ts';
 import { exchange, type Answer, type ExchangeLimits } from './exchange.ts';

@@ -18,7 +18,7 @@ import type { OperationRunner } from '../../operation/execute.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
 import { bearer } from '../rest/auth.ts';
 import { grpcOperation } from './request.ts';
-import { handlerRan, REQUEST_ID, TRACE_SPAN } from './framework-errors.ts';
+import { handlerRan, REQUEST_ID, TRACE_SPAN } from './request-gate.ts';
 import { asApiError, domainForService, toConnectError } from './status.ts';
 
 export interface GrpcOptions {
