@@ -19,7 +19,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApiError } from '../aip/errors.ts';
 import { codeName, type CodeNumber } from '../rpc-status.ts';
 import { failureType } from './error-type.ts';
-import type { StoreQuery } from '../store/query-log.ts';
+import type { StoreQuery } from './store-query.ts';
 import type { SpanAttributes, SpanFactory, TraceSpan } from './span.ts';
 import { parseTraceparent, propagationHeaders, usableTracestate, TRACEPARENT_HEADER, TRACESTATE_HEADER } from './trace-context.ts';
 import { describeTracing, type TracingSettings } from './tracing-settings.ts';
