@@ -13,6 +13,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { MAPPINGS } from '../mappings/index.ts';
+import { UNSERVED } from '../mappings/unserved.ts';
+import { bindContract } from './contract/bindings.ts';
+import { apiServices } from './contract/registry.ts';
+import { servedTable } from './contract/served-table.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { renderV2, type Json } from './engine/shape.ts';
 import type { NativeBackend } from './native/native-backend.ts';
@@ -53,6 +57,15 @@ export function v1Renderer(resource: string, registry = mappingRegistry()): (row
   const { fields } = registry.get(resource);
   return (row) => renderV2(fields, row);
 }
+
+/** The README's "Every RPC" table: each RPC of the contract, its REST route, and whether each mode serves it (or why not). */
+export function everyRpcTable(): string {
+  const services = apiServices();
+  return servedTable(services, bindContract(services, MAPPINGS), UNSERVED);
+}
+
+/** `readme` with its "Every RPC" table (between the table's markers) replaced by `table`. */
+export { withTable as withEveryRpcTable } from './contract/served-table.ts';
 
 /** The gRPC wire as the gateway writes it: a document as its RPC's protobuf message, and a message framed for the stream. */
 export { documentBytes } from './transport/grpc/document-binary.ts';
