@@ -18,7 +18,7 @@ import { stopWithParent } from './stop-with-parent.ts';
 const argv = process.argv.slice(2);
 const logAt = argv.indexOf('--bench-log');
 const logFile = logAt >= 0 ? argv.splice(logAt, 2)[1] : undefined;
-const config = loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...argv], {});
+const config = await loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...argv], {});
 // Translate mode needs a v1 to point at; native mode (--mode native) has none.
 if (config.mode === 'translate' && !config.v1Url) throw new Error('--v1-url is required');
 const app = await buildGateway(config, logFile ? { logStream: await bufferedLog(logFile) } : {});

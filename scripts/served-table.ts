@@ -7,4 +7,4 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { everyRpcTable, withEveryRpcTable } from '../src/index.ts';
 
 const path = new URL('../README.md', import.meta.url);
-writeFileSync(path, withEveryRpcTable(readFileSync(path, 'utf8'), everyRpcTable()));
+writeFileSync(path, await withEveryRpcTable(readFileSync(path, 'utf8'), await everyRpcTable()));

@@ -4,29 +4,33 @@
  * (.dependency-cruiser.cjs) hold bench/ and scripts/ to this file, and to the v1 emulator's own
  * entry (src/emulator/v1/index.ts).
  *
- * Importing it loads the contract, the mappings and the renderer, and nothing heavier: the server,
- * the logger, the store and the native backend (with their libraries) are loaded when first asked
- * for, as the CLI loads each mode's backend. A module loaded is memory held for the life of the
+ * Importing it loads the contract, the mappings, the renderer and the gRPC encoder, and nothing
+ * more: the configuration, the server, the logger, the store and the native backend (with their
+ * libraries) are loaded when first asked for, as the CLI loads each mode's backend. A module loaded is memory held for the life of the
  * process, and the benchmark's translating floors, which only render and encode, are a yardstick:
  * they must hold no more than they use.
  */
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { MAPPINGS } from '../mappings/index.ts';
-import { UNSERVED } from '../mappings/unserved.ts';
-import { bindContract } from './contract/bindings.ts';
-import { apiServices } from './contract/registry.ts';
-import { servedTable } from './contract/served-table.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { renderV2, type Json } from './engine/shape.ts';
+import type { Config } from './config.ts';
 import type { NativeBackend } from './native/native-backend.ts';
+import type { ContextInput, RequestContext } from './operation/context.ts';
 import type { GatewayConfig, GatewayOptions } from './server.ts';
 import type { OpenStoreOptions } from './store/open.ts';
 import type { Store } from './store/types.ts';
 
 // ---------------------------------------------------------------- running a gateway
 
-export { loadConfig, type Config } from './config.ts';
+export type { Config } from './config.ts';
+
+/** The configuration the CLI would take from these flags and environment variables (src/config.ts's OPTIONS). */
+export async function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<Config> {
+  const config = await import('./config.ts');
+  return config.loadConfig(argv, env);
+}
 export type { GatewayConfig, GatewayOptions } from './server.ts';
 
 /** A gateway built from a configuration (loadConfig's, with `v1Url` in translate mode), not yet listening. */
@@ -59,13 +63,19 @@ export function v1Renderer(resource: string, registry = mappingRegistry()): (row
 }
 
 /** The README's "Every RPC" table: each RPC of the contract, its REST route, and whether each mode serves it (or why not). */
-export function everyRpcTable(): string {
+export async function everyRpcTable(): Promise<string> {
+  const [{ apiServices }, { bindContract }, { servedTable }, { UNSERVED }] = await Promise.all([
+    import('./contract/registry.ts'), import('./contract/bindings.ts'), import('./contract/served-table.ts'), import('../mappings/unserved.ts'),
+  ]);
   const services = apiServices();
   return servedTable(services, bindContract(services, MAPPINGS), UNSERVED);
 }
 
 /** `readme` with its "Every RPC" table (between the table's markers) replaced by `table`. */
-export { withTable as withEveryRpcTable } from './contract/served-table.ts';
+export async function withEveryRpcTable(readme: string, table: string): Promise<string> {
+  const { withTable } = await import('./contract/served-table.ts');
+  return withTable(readme, table);
+}
 
 /** The gRPC wire as the gateway writes it: a document as its RPC's protobuf message, and a message framed for the stream. */
 export { documentBytes } from './transport/grpc/document-binary.ts';
@@ -77,7 +87,13 @@ export type { OpenStoreOptions } from './store/open.ts';
 export type { Store, StoredResource } from './store/types.ts';
 export type { OrderKey } from './aip/order-by.ts';
 export type { NativeBackend } from './native/native-backend.ts';
-export { requestContext, type RequestContext } from './operation/context.ts';
+export type { RequestContext } from './operation/context.ts';
+
+/** A request's context (caller, deadline, request id) for calling a backend directly. */
+export async function requestContext(input: ContextInput): Promise<RequestContext> {
+  const context = await import('./operation/context.ts');
+  return context.requestContext(input);
+}
 
 /** Opens (and migrates) the store at `location`: a SQLite file, `:memory:`, or a `postgres://` URL. */
 export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {

@@ -14,7 +14,7 @@ export async function seedNative(location: string, count: number): Promise<{ org
     const backend = await nativeBackend(store, registry);
     await backend.seed();
     const groups = registry.get('groups');
-    const ctx = requestContext({ authorization: AUTHORIZATION, requestId: 'bench-seed', budgetMs: 3_600_000 });
+    const ctx = await requestContext({ authorization: AUTHORIZATION, requestId: 'bench-seed', budgetMs: 3_600_000 });
     const org = (await backend.create(groups, '', { name: 'bench-org' }, ctx)).uid as string;
     const uids: string[] = [];
     for (let i = 0; i < count; i += 8) {

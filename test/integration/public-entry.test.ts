@@ -33,11 +33,11 @@ async function loadedByImport(): Promise<string[]> {
 }
 
 describe('the public entry', () => {
-  it('loads the contract, the mappings and the renderer on import, and no server, logger, store or native backend', async () => {
+  it('loads the contract, the mappings and the renderer on import, and no configuration, server, logger, store or native backend', async () => {
     const modules = await loadedByImport();
     const loads = (part: string) => modules.some((url) => url.includes(part));
     for (const part of ['/src/contract/registry.ts', '/mappings/index.ts', '/src/engine/shape.ts']) expect(loads(part), part).toBe(true);
-    for (const part of ['/src/server.ts', '/src/log.ts', '/src/store/open.ts', '/src/native/native-backend.ts', '/node_modules/fastify/', '/node_modules/pino/', '/node_modules/kysely/']) {
+    for (const part of ['/src/config.ts', '/src/server.ts', '/src/log.ts', '/src/store/open.ts', '/src/native/native-backend.ts', '/node_modules/fastify/', '/node_modules/pino/', '/node_modules/kysely/']) {
       expect(loads(part), part).toBe(false);
     }
   });
@@ -53,7 +53,7 @@ describe('the public entry', () => {
       const registry = mappingRegistry();
       const backend = await nativeBackend(store, registry);
       await backend.seed();
-      const ctx = requestContext({ authorization: 'Bearer embedder', requestId: 'public-entry', budgetMs: 10_000 });
+      const ctx = await requestContext({ authorization: 'Bearer embedder', requestId: 'public-entry', budgetMs: 10_000 });
       const org = await backend.create(registry.get('groups'), '', { name: 'embedded-org' }, ctx);
       expect(org).toMatchObject({ name: 'embedded-org', uid: expect.stringMatching(/^[0-9a-f]{40}$/) });
     } finally {
@@ -62,7 +62,7 @@ describe('the public entry', () => {
   });
 
   it('builds a gateway from flags, which answers once listening', async () => {
-    const app = await buildGateway(loadConfig(['--mode', 'native', '--port', '0', '--host', '127.0.0.1'], {}), { logStream: { write() {} } as never });
+    const app = await buildGateway(await loadConfig(['--mode', 'native', '--port', '0', '--host', '127.0.0.1'], {}), { logStream: { write() {} } as never });
     try {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       const answer = await fetch(`${url}/healthz`);
