@@ -6,9 +6,9 @@
  *
  * Importing it loads the contract, the mappings, the renderer and the gRPC encoder, and nothing
  * more: the configuration, the server, the logger, the store and the native backend (with their
- * libraries) are loaded when first asked for, as the CLI loads each mode's backend. A module loaded is memory held for the life of the
- * process, and the benchmark's translating floors, which only render and encode, are a yardstick:
- * they must hold no more than they use.
+ * libraries) are loaded when first asked for, as the CLI loads each mode's backend. A module loaded
+ * is memory held for the life of the process, and the benchmark's translating floors, which only
+ * render and encode, are a yardstick: they must hold no more than they use.
  */
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -31,6 +31,7 @@ export async function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv
   const config = await import('./config.ts');
   return config.loadConfig(argv, env);
 }
+
 export type { GatewayConfig, GatewayOptions } from './server.ts';
 
 /** A gateway built from a configuration (loadConfig's, with `v1Url` in translate mode), not yet listening. */
@@ -95,7 +96,7 @@ export async function requestContext(input: ContextInput): Promise<RequestContex
   return context.requestContext(input);
 }
 
-/** Opens (and migrates) the store at `location`: a SQLite file, `:memory:`, or a `postgres://` URL. */
+/** Opens (and migrates) the store at `location`: a data directory (SQLite), `:memory:`, or a `postgres://` URL. */
 export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {
   const open = await import('./store/open.ts');
   return open.openStore(location, options);
