@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // The PostgreSQL the store tests use: the configured or local server, else one started for the run.
+    globalSetup: ['./test/support/postgres-server.ts'],
   },
 });

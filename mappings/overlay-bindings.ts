@@ -1,7 +1,8 @@
 /**
  * OverlayBinding (registry v2beta1): one overlay attached to one repo under
  * exact tag names; its uid is a UIDP under the repo. v1 has no such
- * collection, so only native mode serves it. Create takes a reference and a
+ * collection, so the store keeps it in both modes (in translate mode, bound
+ * to a repo v1 keeps). Create takes a reference and a
  * selector rather than a resource (`body: "*"`: parent repo, overlay uid or
  * name, tags), so it is a custom method (methods/overlay-bindings.ts); reads
  * show the overlay expanded as it is now. No update: delete and create again.
@@ -18,7 +19,7 @@ export default defineResource({
   collection: 'overlayBindings',
   operations: ['list', 'get', 'delete'],
   nativeOnly: OVERLAYS_NATIVE_ONLY,
-  // Never called (native only); names the resource for the write lock.
+  // Never called (the store keeps overlay bindings); names the resource for the write lock.
   v1: { collection: 'overlayBindings', idParam: 'id' },
   fields: {},
   filters: {

@@ -1,7 +1,7 @@
 /**
  * Overlay (registry v2beta1): a named, reusable package fragment of a group,
- * bound to repos by OverlayBindings. v1 has no such collection, so only
- * native mode serves it. This milestone an overlay's config may carry
+ * bound to repos by OverlayBindings. v1 has no such collection, so the store
+ * keeps it in both modes (in translate mode beside v1's groups). This milestone an overlay's config may carry
  * `contents.packages` only (at least one package); any other populated config
  * field is INVALID_ARGUMENT. There is no update: delete and create again.
  * A name is unique among its group's overlays, and an overlay still bound to a
@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { defineResource } from '../src/engine/mapping.ts';
 import { UIDP_FILTERS, requiredString } from './common.ts';
 
-export const OVERLAYS_NATIVE_ONLY = 'v1 has no overlays: they are served by native mode only';
+export const OVERLAYS_NATIVE_ONLY = 'v1 has no overlays: the store keeps them, in both modes';
 
 // Strict objects: any other populated config field is refused, as the service refuses it this milestone.
 const packagesOnly = z.strictObject({
@@ -27,7 +27,7 @@ export default defineResource({
   collection: 'overlays',
   operations: ['list', 'get', 'create', 'delete'],
   nativeOnly: OVERLAYS_NATIVE_ONLY,
-  // Never called (native only); names the resource for the write lock.
+  // Never called (the store keeps overlays); names the resource for the write lock.
   v1: { collection: 'overlays', idParam: 'id' },
   fields: {},
   filters: {

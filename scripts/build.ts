@@ -6,7 +6,7 @@
  * lazy compilation), and an unbundled gateway loads ~1,500 modules with their comments and whitespace.
  * Minified (whitespace and syntax; names are kept, so stack traces still name functions) the gateway
  * idles ~10 MB lower (bench/README.md, Memory). Code split at every dynamic `import()`, so each mode still
- * loads only its own backend (test/integration/mode-modules.test.ts): `native-backend-*.js`,
+ * loads only its own backend (test/gateway/process/mode-modules.test.ts): `native-backend-*.js`,
  * `client-*.js` (the v1 client), `postgres-*.js`, the emulator, OpenTelemetry are chunks of their own.
  *
  * Layout: entry points keep their path (dist/src/cli.js, dist/bench/gateway-process.js), and every chunk

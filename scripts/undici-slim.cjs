@@ -3,7 +3,7 @@
 // the benchmark's floors import, taken from the files undici's own index.js takes them from, so they are
 // the same objects. undici's index.js loads all of undici (fetch, WebSocket, the mock agents, the
 // caches, ...) whatever is used; this loads a pool and what it needs, ~2 MB less RSS for the life of
-// the process. test/unit/undici-slim.test.ts fails when the sources import something this lacks.
+// the process. test/scripts/undici-slim.test.ts fails when the sources import something this lacks.
 const Dispatcher = require('undici/lib/dispatcher/dispatcher')
 
 // As undici's index.js does: request(), stream(), pipeline(), ... on every dispatcher.

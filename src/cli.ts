@@ -56,7 +56,8 @@ async function main(): Promise<void> {
         `  curl -s -H 'Authorization: Bearer demo' '${address}/iam/v2beta1/groups?uidp.descendants_of=${org}&order_by=name'\n` +
         `  curl -s -H 'Authorization: Bearer demo' '${address}/iam/v2beta1/roleBindings?uidp.descendants_of=${org}'\n` +
         `  curl -s -H 'Authorization: Bearer demo' '${address}/registry/v2beta1/repos?uidp.descendants_of=${org}'\n\n` +
-        `gRPC is served on the same port (reflection on, so grpcurl needs no .proto files):\n\n` +
+        `gRPC is served on the same port (reflection on, so no .proto files are needed), with buf curl (installed by npm ci) or grpcurl:\n\n` +
+        `  npx buf curl --protocol grpc${address.startsWith('http:') ? ' --http2-prior-knowledge' : ''} -H 'authorization: Bearer demo' -d '{"uidp": {"descendantsOf": "${org}"}}' ${address}/chainguard.platform.iam.v2beta1.GroupsService/ListGroups\n` +
         `  grpcurl -plaintext -H 'authorization: Bearer demo' -d '{"uidp": {"descendantsOf": "${org}"}}' ${address.replace(/^https?:\/\//, '')} chainguard.platform.iam.v2beta1.GroupsService/ListGroups\n\n`,
     );
   }

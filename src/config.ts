@@ -125,7 +125,24 @@ export function describeStore(location: string): string {
   }
 }
 
+type Option = Options[keyof Options];
+
+/** A setting's value when neither its flag nor its variable is given: its schema's default, or undefined (unset). */
+export function defaultOf(option: Option): unknown {
+  const parsed = option.schema.safeParse(undefined);
+  return parsed.success ? parsed.data : undefined;
+}
+
+const MIB = 1024 * 1024;
+
+/** A default as `--help` and the README print it: `unset`, or the value (a whole number of MiB said so too). */
+export function describeDefault(value: unknown): string {
+  if (value === undefined) return 'unset';
+  if (typeof value === 'number' && value >= MIB && value % MIB === 0) return `${value} = ${value / MIB} MiB`;
+  return String(value);
+}
+
 export function usage(): string {
-  const lines = Object.values(OPTIONS).map((o) => `  --${o.flag.padEnd(22)} ${o.env.padEnd(26)} ${o.help}`);
-  return `Usage: npm start -- [options]\n\n  flag                     environment                description\n${lines.join('\n')}\n  --help                   print this and exit\n  --version                print the version and exit\n`;
+  const lines = Object.values(OPTIONS).map((o) => `  --${o.flag.padEnd(26)} ${o.env.padEnd(31)} ${o.help} (default: ${describeDefault(defaultOf(o))})`);
+  return `Usage: npm start -- [options]\n\n  ${'flag'.padEnd(28)} ${'environment'.padEnd(31)} description (default)\n${lines.join('\n')}\n  ${'--help'.padEnd(28)} ${''.padEnd(31)} print this and exit\n  ${'--version'.padEnd(28)} ${''.padEnd(31)} print the version and exit\n`;
 }

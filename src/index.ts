@@ -32,6 +32,23 @@ export async function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv
   return config.loadConfig(argv, env);
 }
 
+/** One setting of the gateway as `--help` shows it: its flag, its environment variable, its default (undefined when unset) and what it means. */
+export interface Setting {
+  flag: string;
+  env: string;
+  default: string | undefined;
+  help: string;
+}
+
+/** Every setting (src/config.ts's OPTIONS), in `--help`'s order. */
+export async function settings(): Promise<Setting[]> {
+  const { OPTIONS, defaultOf, describeDefault } = await import('./config.ts');
+  return Object.values(OPTIONS).map((option) => {
+    const value = defaultOf(option);
+    return { flag: option.flag, env: option.env, default: value === undefined ? undefined : describeDefault(value), help: option.help };
+  });
+}
+
 export type { GatewayConfig, GatewayOptions } from './server.ts';
 
 /** A gateway built from a configuration (loadConfig's, with `v1Url` in translate mode), not yet listening. */
@@ -63,7 +80,7 @@ export function v1Renderer(resource: string, registry = mappingRegistry()): (row
   return (row) => renderV2(fields, row);
 }
 
-/** The README's "Every RPC" table: each RPC of the contract, its REST route, and whether each mode serves it (or why not). */
+/** docs/api.md's "Every RPC" table: each RPC of the contract, its REST route, and whether each mode serves it (or why not). */
 export async function everyRpcTable(): Promise<string> {
   const [{ apiServices }, { bindContract }, { servedTable }, { UNSERVED }] = await Promise.all([
     import('./contract/registry.ts'), import('./contract/bindings.ts'), import('./contract/served-table.ts'), import('../mappings/unserved.ts'),
@@ -72,10 +89,10 @@ export async function everyRpcTable(): Promise<string> {
   return servedTable(services, bindContract(services, MAPPINGS), UNSERVED);
 }
 
-/** `readme` with its "Every RPC" table (between the table's markers) replaced by `table`. */
-export async function withEveryRpcTable(readme: string, table: string): Promise<string> {
+/** `document` with its "Every RPC" table (between the table's markers) replaced by `table`. */
+export async function withEveryRpcTable(document: string, table: string): Promise<string> {
   const { withTable } = await import('./contract/served-table.ts');
-  return withTable(readme, table);
+  return withTable(document, table);
 }
 
 /** The gRPC wire as the gateway writes it: a document as its RPC's protobuf message, and a message framed for the stream. */

@@ -148,7 +148,7 @@ const ACCESS_MESSAGE = 'request';
  * one JSON.stringify: pino's generic path (a serializer lookup, a stringify and a concatenation per
  * field) was ~37K instructions a line, ~7% of a Get, against ~13K so (callgrind, 3,000 Gets). The fields
  * are the access line's fixed shape, already serialized (requestSummary) and holding no credential
- * (the access logger redacts no path). test/unit/access-lines.test.ts holds each line equal to pino's.
+ * (the access logger redacts no path). test/log-access-lines.test.ts holds each line equal to pino's.
  */
 export function accessLines(logger: Logger): AccessLines {
   const parts = logger as unknown as Record<symbol, unknown>;

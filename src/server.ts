@@ -87,8 +87,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   }
   const registry = new MappingRegistry(MAPPINGS);
   const tokens = new PageTokenCodec(pageTokenKey(config.pageTokenKey), options.now ? { now: options.now } : {});
+  const logger = createLogger(config.logLevel, options.logStream);
+  const log = logger as FastifyBaseLogger;
   // Read before anything opens: a bad OTEL_* value is a configuration error, like a bad flag.
-  const tracing = await Tracing.start(tracingSettings(options.env ?? process.env));
+  const tracing = await Tracing.start(tracingSettings(options.env ?? process.env), log);
   // Both modes keep a store: native mode serves from it; translate mode keeps there the times v1 omits.
   const store = options.store ?? (await openStore(storeLocation(config)));
   const closeStore = options.store ? async () => {} : () => store.close();
@@ -115,8 +117,6 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     throw error;
   }
   const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
-  const logger = createLogger(config.logLevel, options.logStream);
-  const log = logger as FastifyBaseLogger;
   // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
   const lines = accessLines(accessLog);
@@ -251,7 +251,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
   });
   const cache = new HydrationCache({ ttlMs: config.hydrationCacheMs, onLookup: (hit) => metrics.cacheLookup('hydration', hit ? 1 : 0, hit ? 0 : 1) });
   const walks = new WalkCache({ ttlMs: config.walkCacheMs, maxBytes: config.walkCacheBytes, onLookup: (hit) => metrics.cacheLookup('walk', hit ? 1 : 0, hit ? 0 : 1) });
-  const backend = new V1Backend({
+  const v1Backend = new V1Backend({
     v1,
     registry,
     maxFanOut: config.maxFanOut,
@@ -261,6 +261,12 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     times: store.timestamps,
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
+  // What v1 has no equivalent of lives in the store, served by the code native mode runs.
+  const [{ NativeBackend }, { TwoSystemsBackend }] = await Promise.all([import('./native/native-backend.ts'), import('./engine/two-systems-backend.ts')]);
+  const keptByV1 = (kind: string) => registry.all().some((mapping) => mapping.name === kind && TwoSystemsBackend.keptByV1(mapping));
+  const native = new NativeBackend({ store, registry, foreign: { keeps: keptByV1, get: (kind, uid, ctx) => v1Backend.get(registry.get(kind), uid, ctx) } });
+  await native.seed();
+  const backend = new TwoSystemsBackend(v1Backend, native, registry);
   return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
 }
 

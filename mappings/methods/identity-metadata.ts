@@ -6,8 +6,8 @@
  * token's OIDC claims; the rest is what callers wrote, and `hubspotUtk` is
  * taken for the one call and never kept (the contract's "not persisted").
  *
- * v1 has no identity metadata, so translate mode declines it. Native mode
- * keeps one row per identity (its uid), gone with the identity, and takes the
+ * v1 has no identity metadata, so the store keeps it in both modes: one row
+ * per identity (its uid, the identity v1's in translate mode), gone with the identity, and takes the
  * caller's identity from the token's `sub` — unverified, as native mode
  * verifies no token for any call: naming another identity there grants
  * nothing UpdateIdentity would not.
@@ -27,7 +27,6 @@ const FIELDS = contractFields(contract.getMessage('chainguard.platform.iam.v2bet
 const NOT_KEPT = 'hubspotUtk';
 
 export const updateIdentityMetadata: CustomMethod = {
-  unserved: { translate: 'v1 has no identity metadata: served by native mode only' },
   async native(request, access, ctx) {
     const claims = unverifiedClaims(ctx.authorization);
     const uid = claimString(claims, 'sub');

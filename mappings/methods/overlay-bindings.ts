@@ -2,15 +2,14 @@
  * CreateOverlayBinding: attach an existing overlay to one repo under exact tag
  * names. The request is a reference and a selector, not a resource: `parent`
  * (the repo), `overlay` (its UIDP, or its name within the repo's
- * organisation) and `tags` (at least one). Native mode only — v1 has no
- * overlays. The overlay row is locked while the binding is written, so an
+ * organisation) and `tags` (at least one). From the store in both modes — v1
+ * has no overlays; the repo may be v1's (translate mode). The overlay row is locked while the binding is written, so an
  * overlay cannot be deleted under a binding being made to it.
  */
 import { invalidArgument, invalidField, notFound } from '../../src/aip/errors.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import type { ResourceStore, StoredResource } from '../../src/store/types.ts';
 import { isUidp, newChildUid } from '../../src/uidp.ts';
-import { OVERLAYS_NATIVE_ONLY } from '../overlays.ts';
 import { OCI_TAG } from '../tags.ts';
 
 const OVERLAY = 'registry.chainguard.dev/Overlay';
@@ -35,7 +34,6 @@ export const createOverlayBinding: CustomMethod = {
     });
     return access.get('overlayBindings', uid);
   },
-  unserved: { translate: OVERLAYS_NATIVE_ONLY },
 };
 
 /** The overlay a reference names within the organisation, locked until the binding is written. */

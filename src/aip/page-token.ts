@@ -7,18 +7,27 @@
  * last row served), how many rows `skip` has consumed so far, and when it was
  * issued. It is self-contained, so any replica holding the same key can serve
  * the next page.
+ *
+ * Its header names the sealing key by a short id (a keyed digest, which says
+ * nothing of the key), so a token from another key — most often one minted
+ * before the gateway restarted with a random key — is refused with that reason
+ * and the setting that avoids it. Anything else that fails to open (altered,
+ * truncated, made up) gets one plain refusal. A made-up token carrying a
+ * made-up id reads as another key's, which tells its maker nothing.
  */
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, randomFillSync, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, randomBytes, randomFillSync, type KeyObject } from 'node:crypto';
 import { invalidField } from './errors.ts';
 
 export const PAGE_TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
-const VERSION = 1;
+/** 2: the header carries the key id. */
+const VERSION = 2;
+const KEY_ID_BYTES = 8;
+const HEADER_BYTES = 1 + KEY_ID_BYTES;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_TOKEN_CHARS = 4096;
 const AAD = Buffer.from('v2gw/page-token/v1');
-const VERSION_BYTE = Buffer.of(VERSION);
 /** IVs a draw of random bytes makes: 4,092 bytes. */
 const IVS_PER_DRAW = 341;
 
@@ -82,10 +91,17 @@ export class PageTokenCodec {
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #ivs = new IvPool();
+  /** Version and key id, the same on every token this codec seals. */
+  readonly #header: Buffer;
+  /** The label and the header, authenticated with each token's payload. */
+  readonly #aad: Buffer;
 
   constructor(key: Buffer, options: { ttlMs?: number; now?: () => number } = {}) {
     if (key.length !== 32) throw new Error('page token key must be 32 bytes');
     this.#key = createSecretKey(key);
+    const keyId = createHmac('sha256', key).update('v2gw page-token key id').digest().subarray(0, KEY_ID_BYTES);
+    this.#header = Buffer.concat([Buffer.of(VERSION), keyId]);
+    this.#aad = Buffer.concat([AAD, this.#header]);
     this.#ttlMs = options.ttlMs ?? PAGE_TOKEN_TTL_MS;
     this.#now = options.now ?? Date.now;
   }
@@ -94,9 +110,9 @@ export class PageTokenCodec {
     const payload: Payload = { f: fingerprint, a: cursor.after, s: cursor.skipped, t: this.#now() };
     const iv = this.#ivs.next();
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    cipher.setAAD(AAD);
+    cipher.setAAD(this.#aad);
     // In order: the tag is known once final() has run.
-    return Buffer.concat([VERSION_BYTE, iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64url');
+    return Buffer.concat([this.#header, iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64url');
   }
 
   /**
@@ -117,12 +133,16 @@ export class PageTokenCodec {
     const unreadable = () => invalidField('page_token', 'not a page token issued by this service');
     if (token.length > MAX_TOKEN_CHARS || !/^[A-Za-z0-9_-]+$/.test(token)) throw unreadable();
     const raw = Buffer.from(token, 'base64url');
-    if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) throw unreadable();
+    if (raw.length < HEADER_BYTES + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) throw unreadable();
+    if (!raw.subarray(0, HEADER_BYTES).equals(this.#header)) {
+      throw invalidField('page_token', 'the token was sealed by another key, e.g. before the gateway restarted with a random key: '
+        + 'list again from the first page. To keep page tokens across restarts, set --page-token-key (the same on every replica).');
+    }
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(1, 1 + IV_BYTES));
-      decipher.setAAD(AAD);
+      const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES));
+      decipher.setAAD(this.#aad);
       decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-      const clear = Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+      const clear = Buffer.concat([decipher.update(raw.subarray(HEADER_BYTES + IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
       const payload = JSON.parse(clear.toString('utf8')) as Payload;
       if (typeof payload.f !== 'string' || !Array.isArray(payload.a) || !Number.isInteger(payload.s) || !Number.isFinite(payload.t)) {
         throw unreadable();

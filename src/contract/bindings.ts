@@ -103,7 +103,7 @@ export function bindContract(services: readonly DescService[], mappings: readonl
 
 /**
  * The bindings one mode serves, and why it serves none of the others: a
- * resource v1 has no equivalent of is native only, and a custom method may
+ * resource v1 has no equivalent of is kept in the store in both modes, and a custom method may
  * lack an implementation for a mode. Reasons are by `package.Service.Method`.
  */
 export function forMode(bindings: readonly Binding[], mode: Mode): { served: Binding[]; reasons: Record<string, string> } {
@@ -117,9 +117,9 @@ export function forMode(bindings: readonly Binding[], mode: Mode): { served: Bin
   return { served, reasons };
 }
 
+/** Translate mode serves what v1 lacks from the store (two-systems-backend.ts), so it serves whatever native mode can too. */
 function unservedIn(binding: Binding, mode: Mode): string | undefined {
-  if (mode === 'translate' && binding.mapping.nativeOnly) return binding.mapping.nativeOnly;
-  if (binding.custom && !servesIn(binding.custom, mode)) {
+  if (binding.custom && !servesIn(binding.custom, mode) && !(mode === 'translate' && servesIn(binding.custom, 'native'))) {
     return binding.custom.unserved?.[mode] ?? `not served in ${mode} mode`;
   }
   return undefined;

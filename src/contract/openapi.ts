@@ -41,20 +41,19 @@ export interface OpenApiOptions {
 export function openApiDocument(bindings: readonly Binding[], options: OpenApiOptions): Schema {
   const schemas = new Map<string, Schema>();
   const paths: Record<string, Record<string, Schema>> = {};
-  // OpenAPI forbids two templates alike but for their variables' names (`/groups/{uid}`, `/groups/{parent}`):
-  // routes of one shape share the first one's names, and each parameter says which request field it fills.
-  const names = new Map<string, string[]>();
+  const add = (path: string, verb: string, operation: Schema) => {
+    (paths[path] ??= {})[verb.toLowerCase()] = operation;
+  };
   for (const binding of bindings) {
     binding.rules.forEach((rule, i) => {
-      const shape = rule.pattern.replace(/\{[^}]*\}/g, '{}');
-      const own = variablesOf(rule.pattern).map((v) => v.name);
-      const shared = names.get(shape) ?? own;
-      names.set(shape, shared);
-      let n = 0;
-      const path = rule.pattern.replace(/\{[^}]*\}/g, () => `{${shared[n++]}}`);
-      const operation = operationOf(binding.method, rule.pattern, rule.body, schemas, shared);
-      operation.operationId = i === 0 ? binding.method.name : `${binding.method.name}_${i}`;
-      (paths[path] ??= {})[rule.verb.toLowerCase()] = operation;
+      const id = i === 0 ? binding.method.name : `${binding.method.name}_${i}`;
+      add(openApiPath(rule.pattern), rule.verb, { ...operationOf(binding.method, rule.pattern, rule.body, schemas), operationId: id });
+      // An optional `**` variable may be empty (`POST /groups`: a root organisation); OpenAPI has no
+      // empty path parameter, so that route is its own operation, without the variable.
+      for (const variable of optionalVariables(binding.method, rule.pattern)) {
+        const pattern = rule.pattern.replace(variable.segment, '');
+        add(openApiPath(pattern), rule.verb, { ...operationOf(binding.method, pattern, rule.body, schemas, [variable.name]), operationId: `${id}_without_${variable.name}` });
+      }
     });
   }
   const status = schemaOf(contract.getMessage('google.rpc.Status')!, schemas);
@@ -82,24 +81,47 @@ export function openApiDocument(bindings: readonly Binding[], options: OpenApiOp
   };
 }
 
+/**
+ * A template as an OpenAPI path: each variable under its own field's name, as the rule names it.
+ * Two routes alike but for their variables' names (`GET /groups/{uid}`, `POST /groups/{parent}`)
+ * stay two paths, as grpc-gateway's generator leaves them: OpenAPI 3.1 calls such paths identical,
+ * but their verbs differ, so no request is ambiguous, and one shared name would tell a client to
+ * send a uid where the method reads a parent.
+ */
+function openApiPath(pattern: string): string {
+  return pattern.replace(/\{([\w.]+)=[^}]*\}/g, '{$1}');
+}
+
 /** A template's variables: the request field each fills, and whether it captures slashes (`{uid=**}`). */
 function variablesOf(pattern: string): { name: string; slashes: boolean }[] {
   return [...pattern.matchAll(/\{([\w.]+)(=[^}]*)?\}/g)].map((m) => ({ name: m[1]!, slashes: (m[2] ?? '').includes('**') }));
 }
 
-function operationOf(method: DescMethod, pattern: string, body: string, schemas: Map<string, Schema>, pathNames: readonly string[]): Schema {
+/** The `/{field=**}` segments the route also matches empty: the field is not REQUIRED. */
+function optionalVariables(method: DescMethod, pattern: string): { name: string; segment: string }[] {
+  return [...pattern.matchAll(/\/\{([\w.]+)=\*\*\}/g)]
+    .filter((m) => {
+      const field = method.input.fields.find((f) => f.name === m[1]);
+      return field !== undefined && !fieldBehaviors(field).includes('REQUIRED');
+    })
+    .map((m) => ({ name: m[1]!, segment: m[0] }));
+}
+
+/** `empty`: fields the route leaves empty, so neither the query nor the body may fill them. */
+function operationOf(method: DescMethod, pattern: string, body: string, schemas: Map<string, Schema>, empty: readonly string[] = []): Schema {
   const variables = variablesOf(pattern);
-  const parameters: Schema[] = variables.map(({ name, slashes }, i) => ({
-    name: pathNames[i] ?? name,
+  const parameters: Schema[] = variables.map(({ name, slashes }) => ({
+    name,
     in: 'path',
     required: true,
     schema: { type: 'string' },
     description: [
       `The request's \`${name}\`.`,
-      slashes ? 'A UIDP: its `/` are part of the path, sent unescaped; it may be empty where the method allows (a root organisation).' : '',
+      slashes ? 'A UIDP: its `/` are part of the path, sent unescaped.' : '',
     ].filter(Boolean).join(' '),
   }));
-  const taken = new Set([...variables.map((v) => v.name.split('.')[0]!), ...(body && body !== '*' ? [body] : [])]);
+  const pathFields = [...variables.map((v) => v.name), ...empty];
+  const taken = new Set([...pathFields.map((name) => name.split('.')[0]!), ...(body && body !== '*' ? [body] : [])]);
   if (body !== '*') parameters.push(...queryParameters(method.input, '', taken));
   const operation: Schema = {
     tags: [method.parent.name],
@@ -118,7 +140,7 @@ function operationOf(method: DescMethod, pattern: string, body: string, schemas:
   }
   if (body) {
     const field = body === '*' ? undefined : method.input.fields.find((f) => f.name === body);
-    const schema = field?.fieldKind === 'message' ? ref(schemaOf(field.message, schemas)) : requestSchema(method.input, variables.map((v) => v.name), schemas);
+    const schema = field?.fieldKind === 'message' ? ref(schemaOf(field.message, schemas)) : requestSchema(method.input, pathFields, schemas);
     operation.requestBody = { required: true, content: { 'application/json': { schema } } };
   }
   return operation;

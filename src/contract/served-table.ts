@@ -1,9 +1,9 @@
 /**
- * The README's "Every RPC" table, made from the contract, the bindings the
+ * The "Every RPC" table of docs/api.md, made from the contract, the bindings the
  * mappings give it and the declared unserved list — never by hand, so it
  * cannot drift: `npm run docs:served` (scripts/served-table.ts) rewrites it
- * between its markers, and test/contract/served.test.ts fails when the
- * README's copy is stale.
+ * between its markers, and test/contract/served.test.ts fails when that copy
+ * is stale.
  */
 import type { DescService } from '@bufbuild/protobuf';
 import { forMode, type Binding } from './bindings.ts';
@@ -37,10 +37,10 @@ export function servedTable(services: readonly DescService[], bindings: readonly
   return `${rows.join('\n')}\n\n${total} RPCs; served: ${counts}.`;
 }
 
-/** `readme` with the text between the markers replaced by `table`. */
-export function withTable(readme: string, table: string): string {
-  const begin = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (begin < 0 || end < begin) throw new Error(`README.md lacks the markers ${BEGIN} … ${END}`);
-  return `${readme.slice(0, begin + BEGIN.length)}\n${table}\n${readme.slice(end)}`;
+/** `document` with the text between the markers replaced by `table`. */
+export function withTable(document: string, table: string): string {
+  const begin = document.indexOf(BEGIN);
+  const end = document.indexOf(END);
+  if (begin < 0 || end < begin) throw new Error(`docs/api.md lacks the markers ${BEGIN} … ${END}`);
+  return `${document.slice(0, begin + BEGIN.length)}\n${table}\n${document.slice(end)}`;
 }

@@ -97,7 +97,7 @@ export function renderV2(fields: Fields, v1: Json, resolve?: LookupResolver): Js
 
 /**
  * renderV2 worked out from the specs field by field, as it was before it was compiled: what the
- * compiled renderers are held to (test/unit/compiled-render.test.ts).
+ * compiled renderers are held to (test/engine/compiled-render.test.ts).
  */
 export function renderV2BySpec(fields: Fields, v1: Json, resolve?: LookupResolver): Json {
   const out: Json = {};
@@ -453,9 +453,17 @@ export function restoreV1Paths(fields: Fields, before: Json, target: Json, v2Pat
  * Without a mask an unknown key is an error, as grpc-gateway's mask
  * derivation makes it; with one, unknown keys are dropped as protojson does.
  */
+/**
+ * An update's body key that names no field of the resource is refused, with a mask as without: under
+ * `update_mask=description`, `{"descripton": …}` would otherwise read as no description and clear it.
+ */
+function refuseUnknownKeys(unknown: readonly string[]): void {
+  if (unknown.length > 0) throw invalidField(unknown[0]!, `could not find field "${unknown[0]}" in the resource`);
+}
+
 export function readUpdate(fields: Fields, body: Json, maskText: string | undefined): { value: Json; paths: string[] } {
   const { value, unknown } = readBody(fields, body);
+  refuseUnknownKeys(unknown);
   const explicit = parseMask(maskText, fields);
-  if (!explicit && unknown.length > 0) throw invalidField(unknown[0]!, `could not find field "${unknown[0]}" in the resource`);
   return { value, paths: maskPaths(explicit ?? maskFromBody(value, fields), fields) };
 }

@@ -26,9 +26,22 @@ import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from 
 import { hydrateReferences, requireReferenced } from './references.ts';
 import { applyUpdate } from './update.ts';
 
+/**
+ * Resources another system of record keeps (translate mode's v1), which a stored resource may name:
+ * an overlay's group, an overlay binding's repo, the identity whose metadata is kept.
+ */
+export interface ForeignResources {
+  /** Whether resources of this mapping live elsewhere, not in the store. */
+  keeps(kind: string): boolean;
+  /** The resource as its v2 document; NOT_FOUND when it does not exist. */
+  get(kind: string, uid: string, ctx: RequestContext): Promise<Json>;
+}
+
 export interface NativeBackendOptions {
   store: Store;
   registry: MappingRegistry;
+  /** Where the resources the store does not keep are read (translate mode); none in native mode. */
+  foreign?: ForeignResources;
   /** Clock for creation and update times (tests pin it). */
   now?: () => number;
 }
@@ -42,6 +55,7 @@ export class NativeBackend implements BackendPort {
   readonly #store: Store;
   readonly #registry: MappingRegistry;
   readonly #now: () => number;
+  readonly #foreign: ForeignResources | undefined;
   /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
   readonly #seeded = new Set<string>();
 
@@ -49,6 +63,7 @@ export class NativeBackend implements BackendPort {
     this.#store = options.store;
     this.#registry = options.registry;
     this.#now = options.now ?? Date.now;
+    this.#foreign = options.foreign;
     for (const mapping of this.#registry.all()) {
       checkQueryable(mapping);
       // A kind named here must be served by a mapping, or kept by this one's custom methods: a typo fails at start.
@@ -71,7 +86,9 @@ export class NativeBackend implements BackendPort {
   async seed(): Promise<void> {
     const resources = this.#store.resources;
     for (const mapping of this.#registry.all()) {
+      if (this.#foreign?.keeps(mapping.name)) continue;
       for (const seed of mapping.native?.seed ?? []) {
+        if (await this.#adoptImported(mapping, seed.uid, seed.body)) continue;
         const stored = await resources.get(mapping.name, seed.uid);
         const time = stored?.createTime ?? this.#isoNow();
         const body = this.#document(mapping, seed.uid, normalize(mapping.fields, seed.body, { keepOutputOnly: false }), time, stored?.updateTime ?? time);
@@ -87,6 +104,36 @@ export class NativeBackend implements BackendPort {
         }
       }
     }
+  }
+
+  /**
+   * A built-in row that an import brought from v1 under v1's own uid (a managed role: role bindings
+   * refer to it by that uid) stands in for the seed row of the same name: it is read-only as the seed
+   * row would be, and a seed row put in place before the import goes, unless something refers to it.
+   */
+  async #adoptImported(mapping: ResourceMapping, seedUid: string, body: Readonly<Record<string, unknown>>): Promise<boolean> {
+    if (typeof body.name !== 'string') return false;
+    const { rows } = await this.#store.resources.list({
+      kind: mapping.name,
+      filters: [{ field: 'parent', op: 'eq', value: '' }, { field: 'name', op: 'eq', value: body.name }],
+      order: [{ field: 'uid', desc: false }],
+      skip: 0,
+      limit: 2,
+    });
+    const imported = rows.find((row) => row.uid !== seedUid);
+    if (!imported) return false;
+    this.#seeded.add(`${mapping.name}\0${imported.uid}`);
+    if (rows.some((row) => row.uid === seedUid)) {
+      await this.#store.transaction(async (tx) => {
+        try {
+          await this.#refuseIfReferenced(tx.resources, mapping, seedUid);
+          await tx.resources.delete(mapping.name, seedUid);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+        }
+      });
+    }
+    return true;
   }
 
   async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, _ctx: RequestContext): Promise<Page> {
@@ -106,7 +153,8 @@ export class NativeBackend implements BackendPort {
     return (await this.#render(mapping, [await this.#existing(this.#store.resources, mapping, uid)]))[0]!;
   }
 
-  async create(mapping: ResourceMapping, parent: string, value: Json, _ctx: RequestContext): Promise<Json> {
+  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json> {
+    await this.#requireForeignParent(mapping, parent, ctx);
     const { row, once } = await this.#store.transaction(async (tx) => {
       const prepared = await this.#prepareCreate(tx.resources, mapping, parent, value);
       const namesake = await this.#namesake(tx.resources, mapping, prepared.row);
@@ -165,21 +213,14 @@ export class NativeBackend implements BackendPort {
       this.#refuseSeeded(mapping, uid, 'deleted');
       await this.#refuseIfParent(tx.resources, mapping, uid);
       await this.#refuseIfReferenced(tx.resources, mapping, uid);
-      for (const referrer of mapping.native?.delete?.cascade ?? []) {
-        for (;;) {
-          const { rows } = await tx.resources.list({
-            kind: referrer.kind, filters: [{ field: referrer.field, op: 'eq', value: uid }], order: [{ field: 'uid', desc: false }], skip: 0, limit: CASCADE_CHUNK,
-          });
-          for (const child of rows) await tx.resources.delete(referrer.kind, child.uid);
-          if (rows.length < CASCADE_CHUNK) break;
-        }
-      }
+      for (const referrer of mapping.native?.delete?.cascade ?? []) await deleteReferrers(tx.resources, referrer.kind, referrer.field, uid);
       await tx.resources.delete(mapping.name, uid);
     });
     return {};
   }
 
-  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, _ctx: RequestContext): Promise<Json> {
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext): Promise<Json> {
+    await this.#requireForeignParent(mapping, parent, ctx);
     // All or nothing: every row is inserted in one transaction, which any failure rolls back.
     const rows = await this.#store.transaction(async (tx) => {
       const created: StoredResource[] = [];
@@ -240,10 +281,20 @@ export class NativeBackend implements BackendPort {
     const access: NativeAccess = {
       pages,
       store: this.#store,
-      get: (name, uid) => this.get(this.#registry.get(name), uid, ctx),
+      get: (name, uid) => (this.#foreign?.keeps(name) ? this.#foreign.get(name, uid, ctx) : this.get(this.#registry.get(name), uid, ctx)),
       now: () => this.#isoNow(),
     };
     return method.native(request, access, ctx);
+  }
+
+  /** Rows of each kind whose parent is `uid` (a resource kept elsewhere, about to be deleted there). */
+  countChildren(uid: string, kinds: readonly string[]): Promise<Record<string, number>> {
+    return this.#store.resources.countChildren(uid, kinds);
+  }
+
+  /** Deletes the rows of `kind` whose `field` is `value`: what the store keeps for a resource deleted elsewhere. */
+  async deleteWhere(kind: string, field: string, value: string): Promise<void> {
+    await this.#store.transaction((tx) => deleteReferrers(tx.resources, kind, field, value));
   }
 
   /** True when the store answers at all (readiness). */
@@ -295,7 +346,8 @@ export class NativeBackend implements BackendPort {
     if (parent !== '') {
       if (!mapping.create) throw new Error(`${mapping.name} declares no create`);
       const parentKind = this.#registry.get(mapping.create.parentKind);
-      if (!(await resources.get(parentKind.name, parent))) throw notFound(parentKind.resourceType, parent);
+      // A parent kept elsewhere was looked up before the transaction (#requireForeignParent).
+      if (!this.#foreign?.keeps(parentKind.name) && !(await resources.get(parentKind.name, parent))) throw notFound(parentKind.resourceType, parent);
     }
     await requireReferenced(resources, mapping, value);
     const now = this.#now();
@@ -308,6 +360,12 @@ export class NativeBackend implements BackendPort {
     const parentColumn = isInRoot(uid) ? '' : parentOf(uid);
     const row = { kind: mapping.name, uid, parent: parentColumn, body: this.#document(mapping, uid, body, time, time), createTime: time, updateTime: time };
     return { row, once: generated.once };
+  }
+
+  /** A parent another system keeps must exist there: looked up before any store transaction, which must not wait on a network call. */
+  async #requireForeignParent(mapping: ResourceMapping, parent: string, ctx: RequestContext): Promise<void> {
+    const kind = mapping.create?.parentKind;
+    if (parent !== '' && kind && this.#foreign?.keeps(kind)) await this.#foreign.get(kind, parent, ctx);
   }
 
   /** The resource already holding the row's unique value in its parent, where the mapping declares one. */
@@ -396,6 +454,17 @@ export class NativeBackend implements BackendPort {
         description: `${uid} is still referenced by ${total} ${referrer.kind}; delete them first`,
       }]);
     }
+  }
+}
+
+/** Deletes, a chunk at a time, every row of `kind` whose `field` is `value`. */
+async function deleteReferrers(resources: ResourceStore, kind: string, field: string, value: string): Promise<void> {
+  for (;;) {
+    const { rows } = await resources.list({
+      kind, filters: [{ field, op: 'eq', value }], order: [{ field: 'uid', desc: false }], skip: 0, limit: CASCADE_CHUNK,
+    });
+    for (const child of rows) await resources.delete(kind, child.uid);
+    if (rows.length < CASCADE_CHUNK) return;
   }
 }
 

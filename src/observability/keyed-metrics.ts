@@ -7,7 +7,7 @@
  * map per label, checked once, when the series is made (~0.03 µs an observation).
  *
  * They register in a prom-client `Registry` beside its own metrics and hand it the same values its
- * Counter and Histogram would, so `/metrics` reads the same (test/unit/keyed-metrics.test.ts compares
+ * Counter and Histogram would, so `/metrics` reads the same (test/observability/keyed-metrics.test.ts compares
  * the two). The Registry takes any object with a name, a help, a type and `get()`.
  */
 import type { Metric, Registry } from 'prom-client';

@@ -4,22 +4,24 @@
  * and an OTLP/HTTP exporter (protobuf or JSON). Nothing is registered
  * globally (no global provider, propagator or context manager): spans are
  * parented explicitly, so the gateway traces only what it means to and no
- * other code in the process is touched.
+ * other code in the process is touched. Failed exports are logged
+ * (export-failures.ts), since the SDK drops them silently.
  */
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import { TraceState } from '@opentelemetry/core';
+import { ExportResultCode, TraceState } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler, type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { VERSION } from '../version.ts';
+import { ExportFailureLog, exportSecrets, type ExportLog } from './export-failures.ts';
 import { formatTraceparent, propagationHeaders } from './trace-context.ts';
 import type { SpanAttributes, SpanFactory, TraceSpan } from './span.ts';
 import type { ExportSettings, SamplerName } from './tracing-settings.ts';
 
-export async function startOtel(settings: ExportSettings): Promise<SpanFactory> {
-  const exporter = await otlpExporter(settings);
+export async function startOtel(settings: ExportSettings, log: ExportLog): Promise<SpanFactory> {
+  const exporter = reported(await otlpExporter(settings), new ExportFailureLog(log, { secrets: exportSecrets(settings.url, settings.headers) }));
   const provider = new TracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ ...settings.resource, [ATTR_SERVICE_NAME]: settings.serviceName, [ATTR_SERVICE_VERSION]: VERSION })),
     sampler: sampler(settings.sampler, settings.ratio),
@@ -53,6 +55,21 @@ async function otlpExporter(settings: ExportSettings): Promise<SpanExporter> {
     ...(settings.timeoutMillis !== undefined ? { timeoutMillis: settings.timeoutMillis } : {}),
     ...(settings.compression ? { compression: settings.compression as never } : {}),
   });
+}
+
+/** The exporter, telling `failures` how each export went. */
+function reported(exporter: SpanExporter, failures: ExportFailureLog): SpanExporter {
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        if (result.code === ExportResultCode.SUCCESS) failures.succeeded();
+        else failures.failed(result.error);
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    ...(exporter.forceFlush ? { forceFlush: () => exporter.forceFlush!() } : {}),
+  };
 }
 
 function sampler(name: SamplerName, ratio: number): Sampler {

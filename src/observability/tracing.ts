@@ -19,8 +19,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApiError } from '../aip/errors.ts';
 import { codeName, type CodeNumber } from '../rpc-status.ts';
 import { failureType } from './error-type.ts';
-import type { StoreQuery } from './store-query.ts';
+import type { ExportLog } from './export-failures.ts';
 import type { SpanAttributes, SpanFactory, TraceSpan } from './span.ts';
+import type { StoreQuery } from './store-query.ts';
 import { parseTraceparent, propagationHeaders, usableTracestate, TRACEPARENT_HEADER, TRACESTATE_HEADER } from './trace-context.ts';
 import { describeTracing, type TracingSettings } from './tracing-settings.ts';
 
@@ -66,11 +67,14 @@ export class Tracing {
 
   static readonly off = new Tracing(undefined, 'off');
 
-  /** Starts tracing as the settings say; the SDK is loaded here, and only when they turn it on. */
-  static async start(settings: TracingSettings): Promise<Tracing> {
+  /**
+   * Starts tracing as the settings say; the SDK is loaded here, and only when they turn it on.
+   * `log` hears of exports that fail, and of the first that works after them.
+   */
+  static async start(settings: TracingSettings, log: ExportLog): Promise<Tracing> {
     if (!settings.enabled) return Tracing.off;
     const { startOtel } = await import('./otel.ts');
-    return new Tracing(await startOtel(settings), describeTracing(settings));
+    return new Tracing(await startOtel(settings, log), describeTracing(settings));
   }
 
   get enabled(): boolean {

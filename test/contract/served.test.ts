@@ -1,4 +1,4 @@
-/** What is served, declared once: every RPC of the protos is served or listed unserved with a reason, and the README's table is the one the contract makes. */
+/** What is served, declared once: every RPC of the protos is served or listed unserved with a reason, and docs/api.md's table is the one the contract makes. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bindContract, forMode, unservedMethods } from '../../src/contract/bindings.ts';
@@ -28,11 +28,11 @@ describe('what is served', () => {
     }
   });
 
-  it("the README's table is the one npm run docs:served makes", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(BEGIN);
-    expect(readme).toContain(END);
-    expect(withTable(readme, servedTable(services, bindings, UNSERVED))).toBe(readme);
+  it("docs/api.md's table is the one npm run docs:served makes", () => {
+    const document = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    expect(document).toContain(BEGIN);
+    expect(document).toContain(END);
+    expect(withTable(document, servedTable(services, bindings, UNSERVED))).toBe(document);
   });
 
   it('an unserved RPC answers UNIMPLEMENTED with its reason, on REST', async () => {
@@ -51,22 +51,18 @@ describe('what is served', () => {
     }
   });
 
-  it('each mode serves what it can, and says why it serves none of the rest', () => {
+  it('translate mode serves what v1 lacks from the store; a mode that cannot serve a method says why', () => {
     const groups = MAPPINGS.find((m) => m.name === 'groups')!;
-    const nativeOnly = { ...groups, nativeOnly: 'v1 keeps no such thing' };
-    const custom = {
-      ...groups,
-      operations: [],
-      methods: { custom: { CheckEligibility: { native: async () => ({}), unserved: { translate: 'v1 cannot tell' } } } },
-    };
-    const all = bindContract(services, [nativeOnly]);
-    const translate = forMode(all, 'translate');
-    expect(translate.served).toEqual([]);
-    expect(translate.reasons['chainguard.platform.iam.v2beta1.GroupsService.GetGroup']).toBe('v1 keeps no such thing');
-    expect(forMode(all, 'native').served.length).toBe(all.length);
-    const verbs = bindContract(services, [custom]);
-    expect(verbs.map((b) => b.method.name)).toEqual(['CheckEligibility']);
-    expect(forMode(verbs, 'translate')).toEqual({ served: [], reasons: { 'chainguard.platform.iam.v2beta1.GroupsService.CheckEligibility': 'v1 cannot tell' } });
-    expect(forMode(verbs, 'native').served).toHaveLength(1);
+    const storeKept = { ...groups, nativeOnly: 'v1 keeps no such thing' };
+    const all = bindContract(services, [storeKept]);
+    expect(forMode(all, 'translate')).toEqual({ served: all, reasons: {} });
+    expect(forMode(all, 'native').served).toEqual(all);
+    const verb = (implementation: object) => bindContract(services, [{ ...groups, operations: [], methods: { custom: { CheckEligibility: implementation } } }]);
+    const storeVerb = verb({ native: async () => ({}) });
+    expect(storeVerb.map((b) => b.method.name)).toEqual(['CheckEligibility']);
+    expect(forMode(storeVerb, 'translate').served).toHaveLength(1);
+    const v1Verb = verb({ translate: async () => ({}), unserved: { native: 'the store cannot tell' } });
+    expect(forMode(v1Verb, 'translate').served).toHaveLength(1);
+    expect(forMode(v1Verb, 'native')).toEqual({ served: [], reasons: { 'chainguard.platform.iam.v2beta1.GroupsService.CheckEligibility': 'the store cannot tell' } });
   });
 });

@@ -3,31 +3,24 @@
  * driven by playwright-core) loads /docs from a gateway, and the API renders —
  * operations from /openapi.json, every asset from the gateway itself (no
  * request leaves loopback). Without --docs there is no page. Fails, never
- * skips, when Chromium is missing (.ci/run installs it).
+ * skips, when Chromium is missing, naming the command that installs it
+ * (support/chromium.ts; .ci/run installs it).
  */
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-
-const CHROMIUM = process.env.V2GW_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
 describe('the docs page', () => {
   let stack: Stack;
   let plain: Stack;
   let browser: Browser;
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`).toBe(true);
+    browser = await launchChromium();
     stack = await startStack({ flags: ['--docs'] });
     plain = await startStack();
-    // playwright-core gives each launch a fresh, temporary profile of its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-    });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -42,10 +42,12 @@ describe.each(['translate', 'native'] as const)('GET /openapi.json [%s]', (mode)
 
   it('has exactly the routes this mode serves, one operation each', () => {
     const { served } = forMode(bindContract(apiServices(), MAPPINGS), mode);
-    const expected = served.flatMap((b) => b.rules.map((_, i) => (i === 0 ? b.method.name : `${b.method.name}_${i}`))).sort();
-    expect(operations(doc).sort()).toEqual(expected);
-    if (mode === 'translate') expect(operations(doc)).not.toContain('CreateOverlay');
-    else expect(operations(doc)).not.toContain('GetSize');
+    const expected = served.flatMap((b) => b.rules.map((_, i) => (i === 0 ? b.method.name : `${b.method.name}_${i}`)));
+    // A root organisation: CreateGroup's parent is OPTIONAL, so the gateway also serves it with none.
+    expect(operations(doc).sort()).toEqual([...expected, 'CreateGroup_without_parent'].sort());
+    // Overlays are kept in the store in both modes; native mode keeps no image manifests.
+    expect(operations(doc)).toContain('CreateOverlay');
+    if (mode === 'native') expect(operations(doc)).not.toContain('GetSize');
   });
 
   it('carries field behaviours, the capabilities each method needs, and google.rpc.Status for errors', () => {
@@ -60,9 +62,32 @@ describe.each(['translate', 'native'] as const)('GET /openapi.json [%s]', (mode)
     const list = byId(doc, 'ListGroups').op;
     expect(list.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['uidp.descendants_of', 'page_size', 'order_by', 'name']));
     expect(byId(doc, 'LookupGroup').path).toBe('/iam/v2beta1/groups:lookupGroup');
-    // One template per shape: Create's parent shares Get's variable name, and says which field it fills.
-    expect(byId(doc, 'CreateGroup').path).toBe(byId(doc, 'GetGroup').path);
     expect(create.parameters[0].description).toContain('`parent`');
+  });
+
+  it('names every path parameter as its method\'s google.api.http rule does', () => {
+    const { served } = forMode(bindContract(apiServices(), MAPPINGS), mode);
+    for (const binding of served) {
+      binding.rules.forEach((rule, i) => {
+        const { path, verb, op } = byId(doc, i === 0 ? binding.method.name : `${binding.method.name}_${i}`);
+        const variables = [...rule.pattern.matchAll(/\{([\w.]+)(?:=[^}]*)?\}/g)].map((m) => m[1]);
+        const label = `${binding.method.name} ${rule.verb} ${rule.pattern}`;
+        expect(verb, label).toBe(rule.verb.toLowerCase());
+        expect(path, label).toBe(rule.pattern.replace(/\{([\w.]+)=[^}]*\}/g, '{$1}'));
+        expect(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name), label).toEqual(variables);
+      });
+    }
+    expect(byId(doc, 'GetIdentity').path).toBe('/iam/v2beta1/identities/{uid}');
+    expect(byId(doc, 'CreateGroup').path).toBe('/iam/v2beta1/groups/{parent}');
+  });
+
+  it('has POST /iam/v2beta1/groups, CreateGroup with no parent (a root organisation)', () => {
+    const { path, verb, op } = byId(doc, 'CreateGroup_without_parent');
+    expect([path, verb]).toEqual(['/iam/v2beta1/groups', 'post']);
+    expect(op.parameters.filter((p: any) => p.in === 'path')).toEqual([]);
+    expect(op.parameters.map((p: any) => p.name)).not.toContain('parent');
+    expect(op.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/chainguard.platform.iam.v2beta1.Group');
+    expect(op['x-required-capabilities']).toEqual(['CAP_IAM_GROUPS_CREATE']);
   });
 
   it('validates real answers of the gateway: a create, a get, a list and an error', async () => {

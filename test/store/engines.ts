@@ -2,8 +2,9 @@
  * Both engines as the store tests see them: each `fresh()` is a new, empty
  * place to open a store at (a temporary data directory; a PostgreSQL schema of
  * its own), and `cleanup()` removes them all. PostgreSQL comes from
- * V2GW_TEST_PG_URL (default: the local server CI runs); when it does not answer,
- * its tests fail with a message saying so, they are never skipped.
+ * V2GW_TEST_PG_URL, which the run's globalSetup (support/postgres-server.ts)
+ * sets: the local server CI runs, else one started for the run; when it does
+ * not answer, its tests fail with a message saying so, they are never skipped.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

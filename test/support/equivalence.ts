@@ -1,5 +1,5 @@
 /**
- * The gRPC/REST equivalence suites (test/grpc/equivalence-*.test.ts): for
+ * The gRPC/REST equivalence suites (test/gateway/grpc/equivalence-*.test.ts): for
  * every RPC a mode serves, the answer over gRPC and the answer over REST to
  * the same operation are the same message, or the same error (code, message
  * and details). Both are read as protobuf (a REST body strictly, through the
@@ -185,7 +185,7 @@ function areaProblems(): string[] {
     if (areas.length !== 1) problems.push(`${service.name} is in ${areas.length} equivalence areas`);
   }
   for (const area of Object.keys(AREAS)) {
-    if (!existsSync(new URL(`../grpc/equivalence-${area}.test.ts`, import.meta.url))) problems.push(`area ${area} has no test/grpc/equivalence-${area}.test.ts`);
+    if (!existsSync(new URL(`../gateway/grpc/equivalence-${area}.test.ts`, import.meta.url))) problems.push(`area ${area} has no test/gateway/grpc/equivalence-${area}.test.ts`);
   }
   return problems;
 }

@@ -10,8 +10,9 @@
  * into the emulator's state (through the mapping's v2→v1 renames) or straight
  * into the store as native mode keeps it.
  *
- * PostgreSQL comes from V2GW_TEST_PG_URL (default: the local server); when it
- * does not answer, `native-pg` stacks fail to start with a message saying so.
+ * PostgreSQL comes from V2GW_TEST_PG_URL, set by the run's globalSetup
+ * (postgres-server.ts: the local server, else one started for the run); when
+ * it does not answer, `native-pg` stacks fail to start with a message saying so.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';

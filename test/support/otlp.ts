@@ -43,7 +43,8 @@ export class OtlpReceiver {
     this.#server = server;
   }
 
-  static async start(): Promise<OtlpReceiver> {
+  /** `port`: a given one (a collector coming up where the gateway already sends), else any free one. */
+  static async start(port = 0): Promise<OtlpReceiver> {
     let receiver!: OtlpReceiver;
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -61,7 +62,7 @@ export class OtlpReceiver {
       });
     });
     receiver = new OtlpReceiver(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     return receiver;
   }
 

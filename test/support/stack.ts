@@ -4,6 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { H2CClient, fetch as undiciFetch } from 'undici';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildGateway, type GatewayOptions } from '../../src/server.ts';
@@ -30,13 +31,26 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+export interface ClientOptions {
+  /** Speak HTTP/2 by prior knowledge (h2c), as the one port accepts beside HTTP/1.1; the default is HTTP/1.1. */
+  http2?: boolean;
+}
+
 export class Client {
   readonly baseUrl: string;
   /** Check every v2 answer against the contract's message (contract.ts); off only for tests of deliberately broken answers. */
   checkContract = true;
+  /** The HTTP/2 connection; undefined for HTTP/1.1, which goes through the global fetch. */
+  readonly #h2: H2CClient | undefined;
 
-  constructor(baseUrl: string) {
+  constructor(baseUrl: string, options: ClientOptions = {}) {
     this.baseUrl = baseUrl;
+    this.#h2 = options.http2 ? new H2CClient(baseUrl) : undefined;
+  }
+
+  /** Closes the client's own connections (HTTP/2 only: HTTP/1.1 shares the global pool). */
+  async close(): Promise<void> {
+    await this.#h2?.close();
   }
 
   async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
@@ -51,7 +65,7 @@ export class Client {
     let body: string | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await fetch(url, { method, headers, body });
+    const response = this.#h2 ? await undiciFetch(url, { method, headers, body, dispatcher: this.#h2 }) : await fetch(url, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = undefined;
     try {

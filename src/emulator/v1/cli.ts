@@ -11,7 +11,8 @@ account associations, group invites, repos, tags, advisories), for trying and te
 
   --port N                port to listen on (default 8081; 0 picks a free one)
   --host ADDRESS          address to bind (default 127.0.0.1)
-  --seed demo|none        start with a demo organisation, or empty (default demo)
+  --seed demo|none|large  start with a demo organisation, empty, or a large organisation (default demo)
+  --groups N              with --seed large: the groups it holds (default 10000)
   --latency-ms N          delay every answer by N milliseconds (default 0)
   --omit-group-timestamps answer groups without createdAt/updatedAt, as the public v1 does
   --log                   log every request
@@ -37,6 +38,7 @@ try {
       port: { type: 'string', default: '8081' },
       host: { type: 'string', default: '127.0.0.1' },
       seed: { type: 'string', default: 'demo' },
+      groups: { type: 'string', default: '10000' },
       'latency-ms': { type: 'string', default: '0' },
       'omit-group-timestamps': { type: 'boolean', default: false },
       log: { type: 'boolean', default: false },
@@ -55,19 +57,23 @@ if (values.help) {
 
 const port = wholeNumber('port', values.port, 65535);
 const latencyMs = wholeNumber('latency-ms', values['latency-ms'], 600_000);
-if (values.seed !== 'demo' && values.seed !== 'none') refuse(`--seed: expected demo or none, got ${JSON.stringify(values.seed)}`);
+if (values.seed !== 'demo' && values.seed !== 'none' && values.seed !== 'large') refuse(`--seed: expected demo, none or large, got ${JSON.stringify(values.seed)}`);
+const groups = wholeNumber('groups', values.groups, 10_000_000);
 
 const emulator = await startEmulator({
   port,
   host: values.host,
   seed: values.seed,
+  groups,
   latencyMs,
   omitGroupTimestamps: values['omit-group-timestamps'],
   logger: values.log,
 }).catch((error: Error) => refuse(`cannot start: ${error.message}`));
 
 console.log(`v1 emulator listening on ${emulator.url}`);
-if (emulator.demo) {
+if (emulator.large) {
+  console.log(`large org: ${emulator.large.org} (${emulator.large.groups} groups, ${emulator.large.identities} identities, ${emulator.large.roleBindings} role bindings)`);
+} else if (emulator.demo) {
   console.log(`demo org: ${emulator.demo.orgId}`);
   console.log(`try: curl -H 'Authorization: Bearer demo' '${emulator.url}/iam/v1/groups?uidp.descendantsOf=${emulator.demo.orgId}'`);
 } else {

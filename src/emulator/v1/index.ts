@@ -21,6 +21,7 @@ import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { roleRoutes } from './routes/roles.ts';
 import { tagRoutes } from './routes/tags.ts';
 import { seedDemo, type DemoOrg } from './seed.ts';
+import { seedLarge, type LargeOrg } from './seed-large.ts';
 import { buildServer } from './server.ts';
 import { EmulatorState } from './state.ts';
 
@@ -35,9 +36,12 @@ export type { GroupInviteFields, GroupInviteFilter, V1GroupInvite, V1StoredGroup
 export type { IdentityProviderFields, OidcFields, V1IdentityProvider } from './stores/identity-providers.ts';
 export type { TagFields, TagFilter, V1Tag } from './stores/tags.ts';
 export type { DemoOrg } from './seed.ts';
+export type { LargeOrg } from './seed-large.ts';
 
 export interface EmulatorOptions {
-  seed?: 'demo' | 'none';
+  seed?: 'demo' | 'none' | 'large';
+  /** With `seed: 'large'`: how many groups the large organisation holds. */
+  groups?: number;
   /** Added to every response, to simulate a slow backend. */
   latencyMs?: number;
   /** Emit Group exactly as the public v1 proto does, without createdAt/updatedAt. */
@@ -57,9 +61,10 @@ export interface RunningEmulator {
   state: EmulatorState;
   close(): Promise<void>;
   demo?: DemoOrg;
+  large?: LargeOrg;
 }
 
-export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInstance; state: EmulatorState; demo?: DemoOrg } {
+export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInstance; state: EmulatorState; demo?: DemoOrg; large?: LargeOrg } {
   const state = new EmulatorState({ ...(options.clock ? { clock: options.clock } : {}), ...(options.requiredTerms ? { requiredTerms: options.requiredTerms } : {}) });
   const groupMessage = options.omitGroupTimestamps ? GROUP : GROUP_WITH_TIMESTAMPS;
   const app = buildServer({
@@ -83,6 +88,7 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
     ...(options.acceptToken && { acceptToken: options.acceptToken }),
     ...(options.logger !== undefined && { logger: options.logger }),
   });
+  if (options.seed === 'large') return { app, state, large: seedLarge(state, options.groups ?? 10_000) };
   const demo = options.seed === 'demo' ? seedDemo(state) : undefined;
   return demo ? { app, state, demo } : { app, state };
 }
@@ -91,12 +97,13 @@ export async function startEmulator(
   options: EmulatorOptions & { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
   const { port = 0, host = '127.0.0.1', ...rest } = options;
-  const { app, state, demo } = buildEmulator(rest);
+  const { app, state, demo, large } = buildEmulator(rest);
   await app.listen({ port, host });
   const address = app.server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
   const running: RunningEmulator = { url, state, close: () => app.close() };
   if (demo) running.demo = demo;
+  if (large) running.large = large;
   return running;
 }

@@ -13,7 +13,7 @@
  * caller builds the message as before, which answers exactly as protobuf-es
  * does, errors included. Fields are written in field-number order, as
  * protobuf-es writes them; a test holds the two byte for byte over random
- * answers of every RPC (test/unit/document-binary.test.ts). Pure.
+ * answers of every RPC (test/transport/grpc/document-binary.test.ts). Pure.
  */
 import { fromJson, ScalarType, toBinary, type DescEnum, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../aip/errors.ts';
+import { ApiError, notFound } from '../../aip/errors.ts';
+import { Code } from '../../rpc-status.ts';
 
 /** The two files of swagger-ui-dist the page loads, read once at start. */
 const ASSETS: Readonly<Record<string, string>> = {
@@ -49,7 +50,15 @@ export interface DocsOptions {
 export function registerDocs(app: FastifyInstance, options: DocsOptions): void {
   let json: string | undefined;
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send((json ??= JSON.stringify(options.document()))));
-  if (!options.page) return;
+  if (!options.page) {
+    // Someone who opens /docs wants the page: say how to turn it on rather than that no such route exists.
+    const off = async (): Promise<never> => {
+      throw new ApiError(Code.NOT_FOUND, 'the /docs page is off: start the gateway with --docs (or V2GW_DOCS=true) to serve it; /openapi.json is served either way');
+    };
+    app.get('/docs', off);
+    app.get('/docs/*', off);
+    return;
+  }
   const root = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const files = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(join(root, name)) }]));
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).send(PAGE));
