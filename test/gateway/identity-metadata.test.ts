@@ -72,4 +72,4 @@ describeModes('identity metadata', (stack) => {
     expect((await client().delete(`/iam/v2beta1/identities/${identity}`)).status).toBe(200);
     expect((await patchAs(bearer, { identityMetadata: { company: 'x' } })).status).toBe(404);
   });
-}, { modes: ['translate', 'native', 'native-pg'] });
+}, { modes: ['translate', 'translate-pg', 'native', 'native-pg'] });

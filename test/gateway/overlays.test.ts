@@ -109,4 +109,4 @@ describeModes('overlays and overlay bindings', (stack) => {
     expect((await client().get(`/registry/v2beta1/overlayBindings/${bound.uid}`)).status).toBe(404);
     expect((await client().delete(`/registry/v2beta1/overlays/${spare.uid}`)).status).toBe(200);
   });
-}, { modes: ALL_MODES });
+}, { modes: [...ALL_MODES, 'translate-pg'] });

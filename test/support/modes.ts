@@ -3,7 +3,8 @@
  *
  * - `translate`: the gateway over the in-process v1 emulator (stack.ts);
  * - `native`: the gateway in native mode on an embedded in-memory store;
- * - `native-pg`: native mode on PostgreSQL (a schema of its own per stack).
+ * - `native-pg`: native mode on PostgreSQL (a schema of its own per stack);
+ * - `translate-pg`: translate mode keeping its store on PostgreSQL (what v1 lacks lives there).
  *
  * Tests talk HTTP to `client` only. What v2 cannot create (advisories, and
  * repos or tags with fields only the service sets) comes from `fixtures`, which speak v2 field names in both modes:
@@ -31,7 +32,7 @@ import repos from '../../mappings/repos.ts';
 import tags from '../../mappings/tags.ts';
 import { captureLogs, Client, startStack, type Stack } from './stack.ts';
 
-export type ModeName = 'translate' | 'native' | 'native-pg';
+export type ModeName = 'translate' | 'translate-pg' | 'native' | 'native-pg';
 
 /** The modes every shared test runs in. */
 export const MODES: readonly ModeName[] = ['translate', 'native'];
@@ -71,7 +72,14 @@ export interface ModeOptions {
 
 export async function startMode(mode: ModeName, options: ModeOptions = {}): Promise<ModeStack> {
   const gatewayOptions: GatewayOptions = options.now ? { now: options.now } : {};
-  if (mode === 'translate') return translateStack(await startStack({ flags: options.flags ?? [], gateway: gatewayOptions, ...(options.v1Url ? { v1Url: options.v1Url } : {}) }));
+  if (mode === 'translate' || mode === 'translate-pg') {
+    const pg = mode === 'translate-pg' ? await openPostgresSchema() : undefined;
+    const stack = await startStack({ flags: options.flags ?? [], gateway: { ...gatewayOptions, ...(pg ? { store: pg.store } : {}) }, ...(options.v1Url ? { v1Url: options.v1Url } : {}) });
+    return translateStack(stack, mode, pg && (async () => {
+      await pg.store.close();
+      await pg.drop();
+    }));
+  }
   const opened = mode === 'native' ? { store: await openStore(':memory:'), drop: async () => {} } : await openPostgresSchema();
   return nativeStack(mode, opened.store, opened.drop, options.flags ?? [], gatewayOptions);
 }
@@ -115,16 +123,19 @@ function writable(fields: ResourceMapping['fields']): ResourceMapping['fields'] 
 /** A fixture's v2 fields in the v1 shape the emulator stores. */
 const asV1 = (mapping: ResourceMapping, fields: Json): never => toV1(writable(mapping.fields), fields) as never;
 
-function translateStack(stack: Stack): ModeStack {
+function translateStack(stack: Stack, mode: ModeName, drop?: () => Promise<void>): ModeStack {
   const state = stack.emulator.state;
   return {
-    mode: 'translate',
+    mode,
     url: stack.url,
     emulatorUrl: stack.emulator.url,
     emulator: state,
     client: stack.client,
     logs: stack.logs,
-    close: () => stack.close(),
+    close: async () => {
+      await stack.close();
+      await drop?.();
+    },
     fixtures: {
       async repo(parent, fields) {
         return state.createRepo(parent, asV1(repos, fields)).id;
