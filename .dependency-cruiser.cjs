@@ -16,8 +16,8 @@
 /** What no lower folder may import: the edges of the request's way down, the wiring, and the resources' mappings. */
 const HIGHER = '^src/(transport|operation|policy|passthrough)/|^src/(server|cli|startup|healthcheck|index)\\.ts$|^mappings/';
 
-/** The low folders: pure helpers, the contract, the store, the v1 client, metrics and traces. */
-const LOWER = '^src/(aip|contract|store|v1|observability)/';
+/** The low folders (pure helpers, the contract, the store, the v1 client, metrics and traces) and the low helpers at the top of src/. */
+const LOWER = '^src/(aip|contract|store|v1|observability)/|^src/(uidp|rpc-status|cancellation|node-http|version)\\.ts$';
 
 /** The public seams: the gateway's (what an embedder may use) and the v1 emulator's own. */
 const PUBLIC_ENTRIES = ['^src/index\\.ts$', '^src/emulator/v1/index\\.ts$'];
@@ -56,7 +56,7 @@ module.exports = {
     {
       name: 'lower-imports-no-higher',
       severity: 'error',
-      comment: 'aip/, contract/, store/, v1/ and observability/ sit below the transports, the operation, the policies and the wiring; what both need belongs in the lower place.',
+      comment: 'aip/, contract/, store/, v1/, observability/ and the shared helpers (uidp.ts, rpc-status.ts, cancellation.ts, …) sit below the transports, the operation, the policies and the wiring; what both need belongs in the lower place.',
       from: { path: LOWER },
       to: { path: HIGHER },
     },
