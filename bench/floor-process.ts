@@ -8,11 +8,10 @@
  * port chosen by the OS, then serves until its parent closes stdin or sends
  * SIGTERM/SIGINT.
  */
-import { http } from '../src/node-http.ts';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { endToEnd } from './lib/end-to-end.ts';
-import { forwardFailed, serveOnLoopback } from './lib/floor-server.ts';
+import { forwardFailed, http, serveOnLoopback } from './lib/floor-server.ts';
 
 const { values } = parseArgs({ options: { 'v1-url': { type: 'string' } }, strict: true });
 if (!values['v1-url']) throw new Error('--v1-url is required');

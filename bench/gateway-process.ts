@@ -9,21 +9,19 @@
  * `--bench-log <file>` (this script's own flag): log lines go to that file
  * (`/dev/null`) instead of stdout, so a run at the default level `info` pays
  * for making every line without the parent reading them all off a pipe. They
- * are written as the gateway writes standard output (log.ts,
- * bufferedDestination: once per turn of the event loop), not one write per line.
+ * are written as the gateway writes standard output (src/index.ts,
+ * bufferedLog: once per turn of the event loop), not one write per line.
  */
-import { loadConfig } from '../src/config.ts';
-import { bufferedDestination } from '../src/log.ts';
-import { buildGateway } from '../src/server.ts';
+import { bufferedLog, buildGateway, loadConfig } from '../src/index.ts';
 import { stopWithParent } from './stop-with-parent.ts';
 
 const argv = process.argv.slice(2);
 const logAt = argv.indexOf('--bench-log');
 const logFile = logAt >= 0 ? argv.splice(logAt, 2)[1] : undefined;
-const config = loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...argv], {});
+const config = await loadConfig(['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...argv], {});
 // Translate mode needs a v1 to point at; native mode (--mode native) has none.
 if (config.mode === 'translate' && !config.v1Url) throw new Error('--v1-url is required');
-const app = await buildGateway(config, logFile ? { logStream: bufferedDestination(logFile) } : {});
+const app = await buildGateway(config, logFile ? { logStream: await bufferedLog(logFile) } : {});
 const url = await app.listen({ port: config.port, host: config.host });
 
 stopWithParent(() => app.close());

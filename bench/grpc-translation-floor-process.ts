@@ -12,9 +12,7 @@
 import http2 from 'node:http2';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { apiServices } from '../src/contract/registry.ts';
-import { documentBytes } from '../src/transport/grpc/document-binary.ts';
-import { frame } from '../src/transport/grpc/envelope.ts';
+import { apiServices, documentBytes, frame } from '../src/index.ts';
 import { answerUnaryCalls, serveOnLoopback } from './lib/floor-server.ts';
 import { leastTranslation, TRANSLATION_OPTIONS, wholeBody } from './lib/least-translation.ts';
 

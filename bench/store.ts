@@ -18,9 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore, type OpenStoreOptions } from '../src/store/open.ts';
-import type { Store, StoredResource } from '../src/store/types.ts';
-import type { OrderKey } from '../src/aip/order-by.ts';
+import { openStore, type OpenStoreOptions, type OrderKey, type Store, type StoredResource } from '../src/index.ts';
 
 const ROWS = 10_000;
 const PAGE = 50;

@@ -14,11 +14,10 @@
  * Prints `{"url"}` once listening on a loopback port chosen by the OS, then serves until its parent closes
  * stdin or sends SIGTERM/SIGINT.
  */
-import { http } from '../src/node-http.ts';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { endToEnd } from './lib/end-to-end.ts';
-import { forwardFailed, serveOnLoopback } from './lib/floor-server.ts';
+import { forwardFailed, http, serveOnLoopback } from './lib/floor-server.ts';
 import { leastTranslation, TRANSLATION_OPTIONS, wholeBody } from './lib/least-translation.ts';
 
 const { values } = parseArgs({ options: { 'v1-url': { type: 'string' }, ...TRANSLATION_OPTIONS }, strict: true });

@@ -1,10 +1,11 @@
 /**
- * The README's configuration table, made from src/config.ts's OPTIONS — the table `--help` prints — so
- * the two cannot drift: `npm run docs:config` rewrites it between its markers, and
- * test/docs/readme-config.test.ts fails when the README's copy is stale.
+ * The README's configuration table, made from the gateway's settings (src/config.ts's OPTIONS, read
+ * through src/index.ts) — the table `--help` prints — so the two cannot drift: `npm run docs:config`
+ * rewrites it between its markers, and test/docs/readme-config.test.ts fails when the README's copy
+ * is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { OPTIONS, defaultOf, describeDefault } from '../src/config.ts';
+import { settings } from '../src/index.ts';
 
 export const BEGIN = '<!-- configuration:begin (npm run docs:config) -->';
 export const END = '<!-- configuration:end -->';
@@ -12,12 +13,11 @@ export const END = '<!-- configuration:end -->';
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
 /** One row per setting: flag, variable, default (as `--help` shows it), and the help text. */
-export function configTable(): string {
+export async function configTable(): Promise<string> {
   const rows = ['| flag | environment | default | meaning |', '|---|---|---|---|'];
-  for (const option of Object.values(OPTIONS)) {
-    const value = defaultOf(option);
-    const shown = value === undefined ? 'unset' : `\`${describeDefault(value)}\``;
-    rows.push(`| \`--${option.flag}\` | \`${option.env}\` | ${shown} | ${cell(option.help)} |`);
+  for (const setting of await settings()) {
+    const shown = setting.default === undefined ? 'unset' : `\`${setting.default}\``;
+    rows.push(`| \`--${setting.flag}\` | \`${setting.env}\` | ${shown} | ${cell(setting.help)} |`);
   }
   return rows.join('\n');
 }
@@ -32,5 +32,5 @@ export function withConfigTable(readme: string, table: string): string {
 
 if (import.meta.main) {
   const path = new URL('../README.md', import.meta.url);
-  writeFileSync(path, withConfigTable(readFileSync(path, 'utf8'), configTable()));
+  writeFileSync(path, withConfigTable(readFileSync(path, 'utf8'), await configTable()));
 }

@@ -1,7 +1,7 @@
 /**
  * gRPC status codes and the HTTP status grpc-gateway pairs with each
- * (api-surface.md §0.6). Shared by the gateway and the v1 emulator because
- * both speak grpc-gateway's conventions on the wire.
+ * (api-surface.md §0.6), as the gateway speaks them on the wire. (The v1
+ * emulator keeps its own: it shares no code with the gateway.)
  */
 export const Code = {
   OK: 0,

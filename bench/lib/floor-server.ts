@@ -9,6 +9,12 @@ import type { Http2Server, IncomingHttpHeaders } from 'node:http2';
 import type { Pool } from 'undici';
 import { stopWithParent } from '../stop-with-parent.ts';
 
+/**
+ * node:http taken as the gateway takes it (src/node-http.ts says why: an ES module import of it loads
+ * Node's own undici too), so a floor holds no memory the gateway does not.
+ */
+export const http: typeof import('node:http') = process.getBuiltinModule('node:http');
+
 /** Listens on loopback and prints `{"url"}` once listening; when the parent goes, closes the server (its connections too) and then `v1`. */
 export function serveOnLoopback(server: Http1Server | Http2Server, v1: Pool): void {
   server.listen(0, '127.0.0.1', () => {

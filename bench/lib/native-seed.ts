@@ -4,21 +4,17 @@
  * native mode writes), eight at a time. The store is closed afterwards, for a
  * gateway process to open.
  */
-import { MappingRegistry } from '../../src/engine/registry.ts';
-import { NativeBackend } from '../../src/native/native-backend.ts';
-import { requestContext } from '../../src/operation/context.ts';
-import { openStore } from '../../src/store/open.ts';
-import { MAPPINGS } from '../../mappings/index.ts';
+import { mappingRegistry, nativeBackend, openStore, requestContext } from '../../src/index.ts';
 import { AUTHORIZATION } from './targets.ts';
 
 export async function seedNative(location: string, count: number): Promise<{ org: string; group: string }> {
   const store = await openStore(location);
   try {
-    const registry = new MappingRegistry(MAPPINGS);
-    const backend = new NativeBackend({ store, registry });
+    const registry = mappingRegistry();
+    const backend = await nativeBackend(store, registry);
     await backend.seed();
     const groups = registry.get('groups');
-    const ctx = requestContext({ authorization: AUTHORIZATION, requestId: 'bench-seed', budgetMs: 3_600_000 });
+    const ctx = await requestContext({ authorization: AUTHORIZATION, requestId: 'bench-seed', budgetMs: 3_600_000 });
     const org = (await backend.create(groups, '', { name: 'bench-org' }, ctx)).uid as string;
     const uids: string[] = [];
     for (let i = 0; i < count; i += 8) {

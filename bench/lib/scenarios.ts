@@ -6,7 +6,7 @@
  * what the gateway serves.
  */
 import { create, toJson, type DescMethodUnary, type JsonObject } from '@bufbuild/protobuf';
-import { apiServices, contract } from '../../src/contract/registry.ts';
+import { apiServices, contract } from '../../src/index.ts';
 
 export type ScenarioKey = 'get' | 'list';
 export const SCENARIO_KEYS: readonly ScenarioKey[] = ['get', 'list'];

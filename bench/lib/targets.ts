@@ -4,7 +4,7 @@
  * run refuses to measure an error page or a failing RPC).
  */
 import { toBinary } from '@bufbuild/protobuf';
-import { frame } from '../../src/transport/grpc/envelope.ts';
+import { frame } from '../../src/index.ts';
 import type { Target } from './compare.ts';
 import { unaryClient, type GrpcClientKind, type UnaryClient } from './grpc-clients.ts';
 import { grpcLoad } from './grpc-load.ts';

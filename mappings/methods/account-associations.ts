@@ -9,7 +9,8 @@
 import { invalidField } from '../../src/aip/errors.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import { uidpPath } from '../../src/uidp.ts';
-import { unreadable, v1String } from '../../src/v1/errors.ts';
+import { v1String } from '../../src/v1/answer-fields.ts';
+import { unreadable } from '../../src/v1/errors.ts';
 import { ACCOUNT_PROVIDER_TYPE, CHECK_STATUS } from '../enums.ts';
 
 /** The association's configuration key for each provider a check names. */

@@ -18,7 +18,7 @@ import { contract } from '../../src/contract/registry.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import { enumRename, prefixedEnum, type FieldSpec } from '../../src/engine/mapping.ts';
 import { renderV2, type Json } from '../../src/engine/shape.ts';
-import { v1Int64, v1ListRows, v1String } from '../../src/v1/errors.ts';
+import { v1Int64, v1ListRows, v1String } from '../../src/v1/answer-fields.ts';
 
 const NATIVE = 'the advisory feed is v1\'s public data; native mode keeps none';
 const PACKAGE = 'chainguard.platform.advisory.v2beta1';

@@ -9,7 +9,7 @@ import { invalidField } from '../../src/aip/errors.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import type { Json } from '../../src/engine/shape.ts';
 import { isChildOf, isUidp } from '../../src/uidp.ts';
-import { v1ListRows } from '../../src/v1/errors.ts';
+import { v1ListRows } from '../../src/v1/answer-fields.ts';
 
 const KIND = 'externalGroupRoleMappings';
 

@@ -15,7 +15,7 @@ import { notFound } from '../../src/aip/errors.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import { isUidp } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
-import { v1Bool, v1Member } from '../../src/v1/errors.ts';
+import { v1Bool, v1Member } from '../../src/v1/answer-fields.ts';
 
 const GROUP = 'iam.chainguard.dev/Group';
 /** The one NOT_FOUND every failed gate collapses into. */

@@ -10,7 +10,7 @@ import type { CustomMethod, V1Access } from '../../src/engine/custom-method.ts';
 import type { Json } from '../../src/engine/shape.ts';
 import { isUidp } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
-import { v1Int64, v1String, v1Strings } from '../../src/v1/errors.ts';
+import { v1Int64, v1String, v1Strings } from '../../src/v1/answer-fields.ts';
 
 const NO_MANIFESTS = 'native mode keeps no image manifests: architectures and sizes live in the registry, which only v1 reads';
 /** GetSize's documented default. */

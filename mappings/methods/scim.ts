@@ -27,7 +27,8 @@ import type { DerivedRead } from '../../src/native/spec.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, parentOf } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
-import { unreadable, v1String } from '../../src/v1/errors.ts';
+import { v1String } from '../../src/v1/answer-fields.ts';
+import { unreadable } from '../../src/v1/errors.ts';
 
 export const SCIM_KIND = 'scimCredentials';
 const IDP = 'iam.chainguard.dev/IdentityProvider';

@@ -14,7 +14,7 @@ import type { Json } from '../../src/engine/shape.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, newChildUid, selfAndAncestors } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
-import { v1ListRows, v1String } from '../../src/v1/errors.ts';
+import { v1ListRows, v1String } from '../../src/v1/answer-fields.ts';
 
 /** The store's kind for acceptances: one row per (accepting group, document), a child of the group. */
 const KIND = 'termsAcceptances';

@@ -4,7 +4,7 @@
  * last row served), not an offset, so rows added or removed between pages never
  * make a surviving row repeat or vanish.
  */
-import { compareValues } from './compare.ts';
+import { compareValues } from './value-order.ts';
 import type { OrderKey } from './order-by.ts';
 import type { PageCursor } from './page-token.ts';
 import { TopK } from './top-k.ts';

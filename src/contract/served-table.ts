@@ -1,10 +1,10 @@
 /**
  * The "Every RPC" table of docs/api.md, made from the contract, the bindings the
  * mappings give it and the declared unserved list — never by hand, so it
- * cannot drift: `npm run docs:served` rewrites it between its markers, and
- * test/contract/served.test.ts fails when that copy is stale.
+ * cannot drift: `npm run docs:served` (scripts/served-table.ts) rewrites it
+ * between its markers, and test/contract/served.test.ts fails when that copy
+ * is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import type { DescService } from '@bufbuild/protobuf';
 import { forMode, type Binding } from './bindings.ts';
 import { httpRule } from './registry.ts';
@@ -43,15 +43,4 @@ export function withTable(document: string, table: string): string {
   const end = document.indexOf(END);
   if (begin < 0 || end < begin) throw new Error(`docs/api.md lacks the markers ${BEGIN} … ${END}`);
   return `${document.slice(0, begin + BEGIN.length)}\n${table}\n${document.slice(end)}`;
-}
-
-if (import.meta.main) {
-  const { apiServices } = await import('./registry.ts');
-  const { bindContract } = await import('./bindings.ts');
-  const { MAPPINGS } = await import('../../mappings/index.ts');
-  const { UNSERVED } = await import('../../mappings/unserved.ts');
-  const services = apiServices();
-  const path = new URL('../../docs/api.md', import.meta.url);
-  const document = readFileSync(path, 'utf8');
-  writeFileSync(path, withTable(document, servedTable(services, bindContract(services, MAPPINGS), UNSERVED)));
 }

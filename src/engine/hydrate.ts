@@ -11,7 +11,7 @@ import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts'
 import { getPath, isObject, typeOf, type Json, type LookupResolver } from './shape.ts';
 import type { CallScope, V1Client } from '../v1/client.ts';
 import { inChildSpan } from '../observability/tracing.ts';
-import { v1ListRows } from '../v1/errors.ts';
+import { v1ListRows } from '../v1/answer-fields.ts';
 import type { HydrationCache } from './hydration-cache.ts';
 import { callerOf } from './caller-key.ts';
 import type { RequestContext } from '../operation/context.ts';

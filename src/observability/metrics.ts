@@ -24,7 +24,7 @@
  */
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { codeName, type CodeNumber } from '../rpc-status.ts';
-import type { StoreQuery } from '../store/query-log.ts';
+import type { StoreQuery } from './store-query.ts';
 import { KeyedCounter, KeyedHistogram } from './keyed-metrics.ts';
 
 /** OpenTelemetry's advised buckets for HTTP durations, in seconds. */

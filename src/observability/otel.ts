@@ -17,7 +17,7 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import { VERSION } from '../version.ts';
 import { ExportFailureLog, exportSecrets, type ExportLog } from './export-failures.ts';
 import { formatTraceparent, propagationHeaders } from './trace-context.ts';
-import type { SpanAttributes, SpanFactory, TraceSpan } from './tracing.ts';
+import type { SpanAttributes, SpanFactory, TraceSpan } from './span.ts';
 import type { ExportSettings, SamplerName } from './tracing-settings.ts';
 
 export async function startOtel(settings: ExportSettings, log: ExportLog): Promise<SpanFactory> {

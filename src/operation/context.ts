@@ -7,7 +7,7 @@
 import { ApiError, deadlineExceeded } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
 import type { TraceSpan } from '../observability/tracing.ts';
-import { Cancellation, type CancelSignal } from './cancellation.ts';
+import { Cancellation, type CancelSignal } from '../cancellation.ts';
 
 export interface RequestContext {
   /** The caller's Authorization header (REST) or metadata (gRPC), forwarded to v1. */

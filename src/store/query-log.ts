@@ -8,19 +8,7 @@
  */
 import type { LogEvent } from 'kysely';
 import { failureType } from '../observability/error-type.ts';
-
-export interface StoreQuery {
-  /** `SELECT`, `INSERT`, `UPDATE`, `DELETE`, `BEGIN`, …: the statement's first keyword (`OTHER` for any other). */
-  operation: string;
-  /** The table the statement names first, if any. */
-  table: string | undefined;
-  /** Its duration in milliseconds. */
-  durationMs: number;
-  /** When it ended, on the performance.now() clock. */
-  endedAt: number;
-  /** Why it failed (the driver's error code, else the error's class), or undefined when it did not. */
-  error: string | undefined;
-}
+import type { StoreQuery } from '../observability/store-query.ts';
 
 /** OpenTelemetry's `db.system.name` for each engine. */
 export const DB_SYSTEM_NAME = { sqlite: 'sqlite', postgres: 'postgresql' } as const;

@@ -11,7 +11,7 @@
  * parent])` cost ~3x this on every Get in a profile (weak references, a timer
  * no one clears); this one is released as soon as the call is done.
  */
-import type { CancelSignal } from '../operation/cancellation.ts';
+import type { CancelSignal } from '../cancellation.ts';
 
 export type Release = () => void;
 

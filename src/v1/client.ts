@@ -8,13 +8,14 @@
 import { Pool } from 'undici';
 import { withReadRetries } from './read-retry.ts';
 import { ApiError } from '../aip/errors.ts';
-import { fromTransportError, fromV1Response, jsonKind, notJson, tooLarge, unreadable } from './errors.ts';
+import { jsonKind } from './answer-fields.ts';
+import { fromTransportError, fromV1Response, notJson, tooLarge, unreadable } from './errors.ts';
 import { httpClientAttributes, httpClientErrorType, type TraceSpan } from '../observability/tracing.ts';
 import type { AnswerBody } from './answer-body.ts';
 import { exchange, type Answer, type ExchangeLimits } from './exchange.ts';
 import { parseJsonBytes } from './json-body.ts';
 import { withQuery, type QueryValue } from './query-string.ts';
-import type { CancelSignal } from '../operation/cancellation.ts';
+import type { CancelSignal } from '../cancellation.ts';
 
 /** Reads a successful answer's body (JSON) into a value; throws when it is not JSON. */
 export type ReadAnswer = (body: AnswerBody) => unknown;

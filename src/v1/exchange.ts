@@ -14,7 +14,7 @@ import type { Dispatcher } from 'undici';
 import type { AnswerBody } from './answer-body.ts';
 import { AnswerBytes } from './answer-bytes.ts';
 import { callDeadline, type Release } from './call-deadline.ts';
-import type { CancelSignal } from '../operation/cancellation.ts';
+import type { CancelSignal } from '../cancellation.ts';
 
 export interface Answer {
   readonly statusCode: number;

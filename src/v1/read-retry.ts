@@ -15,7 +15,7 @@
  * a few % of a Get's instructions. Here a call that succeeds pays nothing.
  */
 import { parseRetryAfter } from './errors.ts';
-import type { CancelSignal } from '../operation/cancellation.ts';
+import type { CancelSignal } from '../cancellation.ts';
 
 const RETRIED_STATUSES: readonly number[] = [502, 503];
 /** Connection-level failures worth another try (undici's socket error included). */

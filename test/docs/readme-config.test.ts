@@ -12,8 +12,8 @@ describe("the README's configuration", () => {
     expect(readme).toContain(END);
   });
 
-  it('is the table npm run docs:config makes (run it after adding a setting)', () => {
-    expect(withConfigTable(readme, configTable())).toBe(readme);
+  it('is the table npm run docs:config makes (run it after adding a setting)', async () => {
+    expect(withConfigTable(readme, await configTable())).toBe(readme);
   });
 
   it('names every flag and variable once, with its default', () => {

@@ -5,7 +5,7 @@
  * (`windowRows`, `compareValues`) as the oracle.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareValues } from '../../src/aip/compare.ts';
+import { compareValues } from '../../src/aip/value-order.ts';
 import { sortKey, windowRows } from '../../src/aip/list-window.ts';
 import type { OrderKey } from '../../src/aip/order-by.ts';
 import { getPath } from '../../src/engine/shape.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QueryLog, statementShape, type StoreQuery } from '../../src/store/query-log.ts';
+import type { StoreQuery } from '../../src/observability/store-query.ts';
+import { QueryLog, statementShape } from '../../src/store/query-log.ts';
 
 describe('statementShape', () => {
   it('names the SQL keyword and the first table, never a value', () => {

@@ -5,7 +5,7 @@
  * and the key's own escape (U+10FFFF).
  */
 import { describe, expect, it } from 'vitest';
-import { compareValues } from '../../src/aip/compare.ts';
+import { compareValues } from '../../src/aip/value-order.ts';
 import { textKey } from '../../src/store/text-key.ts';
 
 const ALPHABET = ['a', 'B', '/', '\u0001', '\u00e9', '\u4e2d', '\ud7ff', '\ue000', '\uff01', '\uffff', '\u{10000}', '\u{1f600}', '\u{10fffe}', '\u{10ffff}'];

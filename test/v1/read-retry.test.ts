@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Cancellation } from '../../src/operation/cancellation.ts';
+import { Cancellation } from '../../src/cancellation.ts';
 import { MAX_RETRY_WAIT_MS, retryDelayMs, withReadRetries } from '../../src/v1/read-retry.ts';
 
 describe('when a read to v1 is tried again', () => {

@@ -3,7 +3,7 @@
  * The one typed detail v1 attaches is TermsNotAcceptedDetail (on
  * FAILED_PRECONDITION, "terms not accepted"); every other error has none.
  */
-import { Code, httpStatusFor, type CodeNumber } from '../../rpc-status.ts';
+import { Code, httpStatusFor, type CodeNumber } from './status-codes.ts';
 
 export class V1Error extends Error {
   readonly code: CodeNumber;

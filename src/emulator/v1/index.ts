@@ -26,21 +26,11 @@ import { buildServer } from './server.ts';
 import { EmulatorState } from './state.ts';
 
 export { EmulatorState } from './state.ts';
-export type {
-  GroupFields,
-  IdentityFields,
-  RepoFields,
-  RoleBindingFields,
-  RoleFields,
-  V1BindingRow,
-  V1Group,
-  V1Identity,
-  V1Repo,
-  V1Role,
-  V1RoleBinding,
-} from './state.ts';
+export type { GroupFields, IdentityFields, RepoFields, RoleBindingFields, RoleFields } from './state.ts';
+export type { V1BindingRow, V1Group, V1Identity, V1Repo, V1Role, V1RoleBinding } from './state-records.ts';
 export type { AccountAssociationsFields, AccountAssociationsFilter, V1AccountAssociations } from './stores/account-associations.ts';
-export type { AdvisoryEventFields, AdvisoryFields, V1Advisory, V1AdvisoryEvent } from './stores/advisories.ts';
+export type { AdvisoryEventFields, AdvisoryFields } from './stores/advisories.ts';
+export type { V1Advisory, V1AdvisoryEvent } from './stores/advisory-records.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type AdvisoryFilter, type AdvisoryPage } from './stores/advisory-list.ts';
 export type { GroupInviteFields, GroupInviteFilter, V1GroupInvite, V1StoredGroupInvite } from './stores/group-invites.ts';
 export type { IdentityProviderFields, OidcFields, V1IdentityProvider } from './stores/identity-providers.ts';

@@ -3,7 +3,7 @@
  * (api-surface.md §0.3). Filters AND together; proto3 empty strings and
  * `false` mean "not set", as they do for the real server.
  */
-import { isDescendantOf, isInRoot, parentOf } from '../../uidp.ts';
+import { isDescendantOf, isInRoot, parentOf } from './uidp.ts';
 
 export interface UidpFilter {
   ancestorsOf?: string;

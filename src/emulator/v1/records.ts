@@ -3,10 +3,10 @@
  * and frozen, the common field checks, the unique-name index, and the view of
  * the rest of the state a store may consult (StoreContext).
  */
-import { parentOf } from '../../uidp.ts';
+import { parentOf } from './uidp.ts';
 import { invalidArgument, notFound } from './errors.ts';
 import type { EnumDef } from './protojson.ts';
-import type { V1Identity, V1Role } from './state.ts';
+import type { V1Identity, V1Role } from './state-records.ts';
 import { formatTimestamp, parseTimestamp } from './time.ts';
 
 /** Enum-typed inputs accept a name or, as protojson does, a number. */

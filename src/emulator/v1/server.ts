@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { Code } from '../../rpc-status.ts';
+import { Code } from './status-codes.ts';
 import { unauthenticated, V1Error, wireError, type WireError } from './errors.ts';
 import { ProtoJsonError } from './protojson.ts';
 import { matchRoute, type Route } from './router.ts';

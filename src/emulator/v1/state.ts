@@ -5,14 +5,15 @@
  * methods, so seeded data obeys the same rules as data created over the wire.
  */
 import { createHash } from 'node:crypto';
-import { newChildUid, newRootUid, parentOf } from '../../uidp.ts';
+import { newChildUid, newRootUid, parentOf } from './uidp.ts';
 import { MANAGED_ROLES, V1_CAPABILITY_NAMES } from './capabilities.ts';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, resourceExhausted } from './errors.ts';
 import { CATALOG_TIER, ORG_KIND, ORG_STATUS, SERVICE_PRINCIPAL } from './messages.ts';
 import { select, type ListFilter } from './query.ts';
 import { canonicalTimestamp, copy, enumValue, existing, hasChildOf, NameIndex, requireName, store, type EnumInput, type StoreContext } from './records.ts';
 import { AccountAssociationsStore, type AccountAssociationsFields, type AccountAssociationsFilter, type V1AccountAssociations } from './stores/account-associations.ts';
-import { AdvisoryStore, type AdvisoryEventFields, type AdvisoryFields, type V1Advisory, type V1AdvisoryEvent } from './stores/advisories.ts';
+import { AdvisoryStore, type AdvisoryEventFields, type AdvisoryFields } from './stores/advisories.ts';
+import type { V1Advisory, V1AdvisoryEvent } from './stores/advisory-records.ts';
 import type { AdvisoryFilter, AdvisoryPage } from './stores/advisory-list.ts';
 import { GroupInviteStore, type GroupInviteFields, type GroupInviteFilter, type V1GroupInvite, type V1StoredGroupInvite } from './stores/group-invites.ts';
 import {
@@ -23,121 +24,8 @@ import { ScimStore } from './stores/scim.ts';
 import { AdvisoryFeed } from './stores/advisory-feed.ts';
 import { IdentityProviderStore, type IdentityProviderFields, type V1IdentityProvider } from './stores/identity-providers.ts';
 import { TagStore, type TagFields, type TagFilter, type V1Tag } from './stores/tags.ts';
+import type { AwsIdentity, ClaimMatch, StaticKeys, SyncConfig, V1BindingRow, V1Group, V1Identity, V1Repo, V1Role, V1RoleBinding } from './state-records.ts';
 import { formatMicros, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
-
-// ---------------------------------------------------------------- records (v1 JSON names)
-
-export interface V1Group {
-  id: string;
-  name: string;
-  description: string;
-  resourceLimits: Record<string, number>;
-  verified: boolean;
-  kind: string;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ClaimMatch {
-  issuer?: string;
-  issuerPattern?: string;
-  subject?: string;
-  subjectPattern?: string;
-  audience?: string;
-  audiencePattern?: string;
-  claims?: Record<string, string>;
-  claimPatterns?: Record<string, string>;
-}
-
-export interface StaticKeys {
-  issuer?: string;
-  subject?: string;
-  issuerKeys?: string;
-  expiration?: string;
-  audiences?: string[];
-}
-
-export interface AwsIdentity {
-  awsAccount?: string;
-  arn?: string;
-  arnPattern?: string;
-  userId?: string;
-  userIdPattern?: string;
-}
-
-export interface V1Identity {
-  id: string;
-  name: string;
-  description: string;
-  createdAt: string;
-  updatedAt: string;
-  lastSeen: string;
-  claimMatch?: ClaimMatch;
-  static?: StaticKeys;
-  awsIdentity?: AwsIdentity;
-  servicePrincipal?: string;
-  /** Internal, not a v1 Identity field: surfaces only on role-binding list rows. */
-  email?: string;
-  /** Internal, like `email`. */
-  emailUnverified?: string;
-}
-
-export interface V1Role {
-  id: string;
-  name: string;
-  description: string;
-  capabilities: string[];
-}
-
-export interface V1RoleBinding {
-  id: string;
-  identity: string;
-  role: string;
-  /** Always the parent of `id`; the request's deprecated `group` is ignored. */
-  group: string;
-  /** Only ever shown on list rows. */
-  createdAt: string;
-}
-
-export interface SyncConfig {
-  source?: string;
-  uniqueTags?: boolean;
-  expiration?: string;
-  google?: string;
-  amazon?: string;
-  azure?: string;
-  syncApks?: boolean;
-  apkoOverlay?: string;
-  gracePeriod?: boolean;
-}
-
-export interface V1Repo {
-  id: string;
-  name: string;
-  description: string;
-  catalogTier: string;
-  bundles: string[];
-  readme: string;
-  aliases: string[];
-  activeTags: string[];
-  createTime: string;
-  sync_config?: SyncConfig;
-  customOverlay?: Record<string, unknown>;
-}
-
-/** One row of `GET /iam/v1/rolebindings`, before rendering. */
-export interface V1BindingRow {
-  id: string;
-  group: V1Group;
-  identity: string;
-  role: V1Role;
-  email: string;
-  claimMatchIssuer: string;
-  claimMatchSubject: string;
-  createdAt: string;
-  emailUnverified: string;
-}
 
 // ---------------------------------------------------------------- inputs
 

@@ -5,7 +5,7 @@
  * adds around it for callers it would otherwise answer badly:
  *
  * - every call gets a request id, and errors ConnectRPC raises itself carry
- *   the gateway's details (framework-errors.ts);
+ *   the gateway's details (request-gate.ts);
  * - a `grpc-timeout` longer than Node's longest timer (2^31-1 ms, ~24.8 days)
  *   is dropped before ConnectRPC arms a timer with it, which Node would fire
  *   after 1 ms; the gateway's own request deadline is far shorter anyway;
@@ -25,7 +25,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../aip/errors.ts';
 import { Code } from '../../rpc-status.ts';
 import { requestIdOf } from '../request-id.ts';
-import { requestGate } from './framework-errors.ts';
+import { requestGate } from './request-gate.ts';
 import type { GatewayMetrics } from '../../observability/metrics.ts';
 import type { AccessLines } from '../../log.ts';
 import type { Tracing } from '../../observability/tracing.ts';

@@ -13,12 +13,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { finish, requestContext } from '../../operation/context.ts';
-import type { CancelSignal } from '../../operation/cancellation.ts';
+import type { CancelSignal } from '../../cancellation.ts';
 import type { OperationRunner } from '../../operation/execute.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
 import { bearer } from '../rest/auth.ts';
 import { grpcOperation } from './request.ts';
-import { handlerRan, REQUEST_ID, TRACE_SPAN } from './framework-errors.ts';
+import { handlerRan, REQUEST_ID, TRACE_SPAN } from './request-gate.ts';
 import { asApiError, domainForService, toConnectError } from './status.ts';
 
 export interface GrpcOptions {

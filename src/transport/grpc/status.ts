@@ -19,7 +19,7 @@ export function toConnectError(error: ApiError, domain: string, requestId: strin
 
 /**
  * Gives `target` the code, bounded message and details of `error`, rendered as REST renders it. For
- * errors ConnectRPC raised itself (framework-errors.ts), which have to be completed in place.
+ * errors ConnectRPC raised itself (request-gate.ts), which have to be completed in place.
  */
 export function completeConnectError(target: ConnectError, error: ApiError, domain: string, requestId: string): void {
   const body = toAipBody(error, domain, requestId);

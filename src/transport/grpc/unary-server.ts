@@ -21,7 +21,7 @@ import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
 import { cancelled } from '../../operation/context.ts';
-import { Cancellation } from '../../operation/cancellation.ts';
+import { Cancellation } from '../../cancellation.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
 import { documentBytes } from './document-binary.ts';

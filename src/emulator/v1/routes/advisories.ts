@@ -8,7 +8,8 @@ import { invalidArgument } from '../errors.ts';
 import { decodeBody, type Message } from '../protojson.ts';
 import type { Route } from '../router.ts';
 import type { EmulatorState } from '../state.ts';
-import type { AdvisoryEventFields, AdvisoryFields, V1Advisory, V1AdvisoryEvent } from '../stores/advisories.ts';
+import type { AdvisoryEventFields, AdvisoryFields } from '../stores/advisories.ts';
+import type { V1Advisory, V1AdvisoryEvent } from '../stores/advisory-records.ts';
 import type { AdvisoryFilter, AdvisoryPage } from '../stores/advisory-list.ts';
 import {
   ADVISORIES_LIST,

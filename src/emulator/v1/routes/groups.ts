@@ -4,7 +4,8 @@ import { notFound } from '../errors.ts';
 import { EMPTY_REQUEST, GROUP, GROUP_FILTER, REQUEST_GROUP_ACCESS_REQUEST } from '../messages.ts';
 import { decodeBody, decodeQuery, type Message, type MessageDef } from '../protojson.ts';
 import type { Route } from '../router.ts';
-import type { EmulatorState, GroupFields, V1Group } from '../state.ts';
+import type { EmulatorState, GroupFields } from '../state.ts';
+import type { V1Group } from '../state-records.ts';
 import { as, collectionRoutes, renderer } from './collection.ts';
 
 /** `groupMessage` is the Group shape emitted (with or without timestamps). */

@@ -2,7 +2,8 @@
 import { IDENTITY, IDENTITY_FILTER, LOOKUP_REQUEST } from '../messages.ts';
 import { decodeQuery, type Message } from '../protojson.ts';
 import type { Route } from '../router.ts';
-import type { EmulatorState, IdentityFields, V1Identity } from '../state.ts';
+import type { EmulatorState, IdentityFields } from '../state.ts';
+import type { V1Identity } from '../state-records.ts';
 import { as, collectionRoutes, renderer } from './collection.ts';
 
 const render = renderer<V1Identity>(IDENTITY);

@@ -1,7 +1,8 @@
 /** `/registry/v1/repos` (api-surface.md §8). */
 import { CREATE_REPO_QUERY, REPO, REPO_FILTER } from '../messages.ts';
 import type { Route } from '../router.ts';
-import type { EmulatorState, RepoFields, V1Repo } from '../state.ts';
+import type { EmulatorState, RepoFields } from '../state.ts';
+import type { V1Repo } from '../state-records.ts';
 import { as, collectionRoutes, renderer } from './collection.ts';
 
 const render = renderer<V1Repo>(REPO);

@@ -5,7 +5,8 @@
 import { bindingRow, ROLE_BINDING, ROLE_BINDING_FILTER } from '../messages.ts';
 import { decodeMessage, message, field, parseJson, ProtoJsonError, type Message, type MessageDef } from '../protojson.ts';
 import type { Route } from '../router.ts';
-import type { EmulatorState, RoleBindingFields, V1BindingRow, V1RoleBinding } from '../state.ts';
+import type { EmulatorState, RoleBindingFields } from '../state.ts';
+import type { V1BindingRow, V1RoleBinding } from '../state-records.ts';
 import { as, collectionRoutes, renderer } from './collection.ts';
 
 const renderFlat = renderer<V1RoleBinding>(ROLE_BINDING);

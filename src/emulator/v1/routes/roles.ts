@@ -1,7 +1,8 @@
 /** `/iam/v1/roles` (api-surface.md §3). */
 import { ROLE, ROLE_FILTER } from '../messages.ts';
 import type { Route } from '../router.ts';
-import type { EmulatorState, RoleFields, V1Role } from '../state.ts';
+import type { EmulatorState, RoleFields } from '../state.ts';
+import type { V1Role } from '../state-records.ts';
 import { as, collectionRoutes, renderer } from './collection.ts';
 
 const render = renderer<V1Role>(ROLE);

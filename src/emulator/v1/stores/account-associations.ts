@@ -3,7 +3,7 @@
  * associated with. Not a child resource: its key **is** the group's UIDP
  * (`group`), so a group has at most one. v1 has no timestamps on it.
  */
-import { isChildOf } from '../../../uidp.ts';
+import { isChildOf } from '../uidp.ts';
 import { alreadyExists, invalidArgument } from '../errors.ts';
 import { SERVICE_PRINCIPAL } from '../messages.ts';
 import { copy, deepFreeze, existing, requireName, Rows } from '../records.ts';

@@ -5,15 +5,12 @@
  * their own while every read of an advisory shows them all.
  */
 import { randomInt } from 'node:crypto';
-import { newChildUid, parentOf } from '../../../uidp.ts';
+import { newChildUid, parentOf } from '../uidp.ts';
 import { alreadyExists, failedPrecondition, invalidArgument } from '../errors.ts';
 import { canonicalTimestamp, copy, enumValue, existing, Rows, store, type EnumInput } from '../records.ts';
 import { EVENT_TYPES, FALSE_POSITIVE_TYPE, REVIEW_STATUS } from '../vulnerability-messages.ts';
 import { advisoryPage, type AdvisoryFilter, type AdvisoryPage } from './advisory-list.ts';
-
-/** The `type` oneof members, by JSON name; their bodies are the decoded sub-messages. */
-export type EventKind = keyof typeof EVENT_TYPES;
-type EventBodies = { [K in EventKind]?: Record<string, unknown> };
+import type { EventBodies, EventKind, StoredAdvisory, V1Advisory, V1AdvisoryEvent } from './advisory-records.ts';
 
 export interface AdvisoryEventFields extends EventBodies {
   /** Decision: the time the event happened; the server's clock when omitted. */
@@ -23,16 +20,6 @@ export interface AdvisoryEventFields extends EventBodies {
   author?: string;
   reviewer?: string;
   status?: EnumInput;
-  issue?: string;
-}
-
-export interface V1AdvisoryEvent extends EventBodies {
-  id: string;
-  timestamp: string;
-  findings: string;
-  author: string;
-  reviewer: string;
-  status: string;
   issue?: string;
 }
 
@@ -50,28 +37,6 @@ export interface AdvisoryFields {
   advisoryId?: string;
   author?: string;
   legacyAdvisoryID?: string;
-}
-
-/** An advisory as stored: everything but its events. */
-interface StoredAdvisory {
-  id: string;
-  artifactType: string;
-  artifactName: string;
-  artifactArchitecture: string;
-  componentName?: string;
-  componentLocation?: string;
-  componentType?: string;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt?: string;
-  aliases: string[];
-  advisoryId: string;
-  author: string;
-  legacyAdvisoryID?: string;
-}
-
-export interface V1Advisory extends StoredAdvisory {
-  events: V1AdvisoryEvent[];
 }
 
 /** The alphabet of CGA ids such as "CGA-xvgw-cvr7-9g2q" (no vowels, no look-alike digits). */

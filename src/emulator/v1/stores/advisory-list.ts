@@ -9,7 +9,7 @@ import { invalidArgument } from '../errors.ts';
 import { matches, type UidpFilter } from '../query.ts';
 import { compareTimestamps } from '../time.ts';
 import { EVENT_TYPES } from '../vulnerability-messages.ts';
-import type { EventKind, V1Advisory, V1AdvisoryEvent } from './advisories.ts';
+import type { EventKind, V1Advisory, V1AdvisoryEvent } from './advisory-records.ts';
 
 export interface AdvisoryFilter {
   advisoryIds?: string[];

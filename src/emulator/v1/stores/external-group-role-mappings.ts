@@ -9,7 +9,7 @@
  * unique constraint), so a second create of it is ALREADY_EXISTS; the role
  * must exist (a managed root role, or one of the organisation's).
  */
-import { isChildOf, isUidp, newChildUid } from '../../../uidp.ts';
+import { isChildOf, isUidp, newChildUid } from '../uidp.ts';
 import { alreadyExists, invalidArgument, notFound } from '../errors.ts';
 import { select, type UidpFilter } from '../query.ts';
 import { Rows, existing } from '../records.ts';

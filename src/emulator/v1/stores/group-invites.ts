@@ -7,11 +7,11 @@
  * v1 Role; `code` exists only in the create response and is never stored.
  */
 import { randomBytes } from 'node:crypto';
-import { newChildUid, parentOf } from '../../../uidp.ts';
+import { newChildUid, parentOf } from '../uidp.ts';
 import { invalidArgument } from '../errors.ts';
 import { Rows, store } from '../records.ts';
 import { canonicalDuration, durationMicros, formatMicros } from '../time.ts';
-import type { V1Role } from '../state.ts';
+import type { V1Role } from '../state-records.ts';
 
 export interface GroupInviteFields {
   /** google.protobuf.Duration as protojson writes it ("3600s"). */

@@ -2,7 +2,7 @@
  * IdentityProviders (api-surface.md §5): children of a group, one OIDC
  * configuration each. v1 has no timestamps on this resource.
  */
-import { newChildUid } from '../../../uidp.ts';
+import { newChildUid } from '../uidp.ts';
 import { invalidArgument } from '../errors.ts';
 import { CORRELATION_RULE } from '../messages.ts';
 import { select, type ListFilter } from '../query.ts';

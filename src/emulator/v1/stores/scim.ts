@@ -17,7 +17,7 @@
  * from the provider's UIDP under a fixed host.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Code } from '../../../rpc-status.ts';
+import { Code } from '../status-codes.ts';
 import { failedPrecondition, invalidArgument, notFound, V1Error } from '../errors.ts';
 import { canonicalDuration, durationMicros, formatMicros, microsOf } from '../time.ts';
 

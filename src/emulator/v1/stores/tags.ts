@@ -2,7 +2,7 @@
  * Tags (api-surface.md §9): children of a Repo (not of a group), named
  * uniquely within it ("the unique name of the Tag", registry.platform.proto).
  */
-import { newChildUid, parentOf } from '../../../uidp.ts';
+import { newChildUid, parentOf } from '../uidp.ts';
 import { alreadyExists, invalidArgument, notFound } from '../errors.ts';
 import { select, type ListFilter } from '../query.ts';
 import { existing, NameIndex, Rows, store } from '../records.ts';

@@ -10,7 +10,7 @@
  * the emulator's option `requiredTerms` (none by default), checked when a repo
  * is created in the organisation, the operation a customer meets it on.
  */
-import { isDescendantOf } from '../../../uidp.ts';
+import { isDescendantOf } from '../uidp.ts';
 import { invalidArgument, termsNotAccepted, type MissingDocument } from '../errors.ts';
 
 export interface V1TermsDocumentStatus {

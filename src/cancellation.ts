@@ -4,15 +4,14 @@
  * did, without their weight: those are EventTargets, and every request made
  * two of them (the caller's, the request context's) and four listeners on them
  * (the deadline's release, the caller, the race in execute.ts, each v1 call's
- * deadline). A request lives across young-generation collections at 50
- * connections, so what it holds is promoted and left for the old generation's
- * collection, which let the heap grow to ~110 MB between collections under a
- * Get load. Measured with this against them (wrk c=50, GetGroup, the gateway
- * on one core): what a Get left to the old generation, sampled over 10 s,
- * 78 MB → 13 MB; peak RSS 194–200 → 117 MB; CPU 119–127 → 111–116 µs a Get.
+ * deadline). A request lives across young-generation collections under load,
+ * so what it holds is promoted and left for the old generation's collection,
+ * which let the heap grow between collections (bench/README.md, Memory).
  *
  * Code below the transport reads a CancelSignal, which an AbortSignal also is
- * (ConnectRPC hands the gateway one per call).
+ * (ConnectRPC hands the gateway one per call). It sits low, beside the other
+ * helpers every layer shares, because the v1 client reads it as much as the
+ * operation that makes it.
  */
 
 /** What a request's code reads of a signal: whether and why it was aborted, and telling it of the abort. */

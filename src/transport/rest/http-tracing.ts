@@ -5,9 +5,9 @@
  * the metrics scrape are not traced. gRPC calls get theirs in the request gate.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isOperational } from '../transport/rest/health.ts';
+import { httpServerErrorType, type TraceSpan, type Tracing } from '../../observability/tracing.ts';
+import { isOperational } from './health.ts';
 import { routeLabel } from './http-metrics.ts';
-import { httpServerErrorType, type TraceSpan, type Tracing } from './tracing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

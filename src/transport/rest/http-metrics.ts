@@ -1,13 +1,13 @@
 /**
  * Where HTTP meets the metrics: the route label of each request, its RED
  * observation, and the `/metrics` endpoint (on the API port, and on the admin
- * listener when there is one).
+ * listener when there is one). The metrics themselves are observability's;
+ * the hooks that feed them are the REST transport's.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { Code } from '../rpc-status.ts';
-import { installErrorHandling } from '../transport/rest/errors.ts';
-import { OPERATIONAL, registerHealth, type ReadinessCheck } from '../transport/rest/health.ts';
-import type { GatewayMetrics } from './metrics.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayMetrics } from '../../observability/metrics.ts';
+import { Code } from '../../rpc-status.ts';
+import { OPERATIONAL } from './health.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,13 +54,4 @@ export function metricsRoute(app: FastifyInstance, metrics: GatewayMetrics): voi
     const { contentType, body } = await metrics.exposition();
     return reply.type(contentType).send(body);
   });
-}
-
-/** The admin listener (`--admin-port`): metrics and probes apart from the API, so neither competes with the other for a port or a policy. */
-export function adminServer(options: { metrics: GatewayMetrics; ready: ReadinessCheck; backend: string; log: FastifyBaseLogger }): FastifyInstance {
-  const admin = Fastify({ loggerInstance: options.log.child({ listener: 'admin' }), logController: new LogController({ disableRequestLogging: true }) });
-  installErrorHandling(admin);
-  registerHealth(admin, options.ready, options.backend);
-  metricsRoute(admin, options.metrics);
-  return admin;
 }

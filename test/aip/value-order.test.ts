@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { compareValues } from '../../src/aip/compare.ts';
+import { compareValues } from '../../src/aip/value-order.ts';
 
 const sign = (n: number) => Math.sign(n);
 

@@ -1,7 +1,8 @@
 /**
- * Every RPC's request id, and errors ConnectRPC raises itself answered as the
- * gateway's own: google.rpc.Status with ErrorInfo, the request id, and never
- * INTERNAL for the caller's bytes.
+ * The gate every call ConnectRPC serves passes first: the RPC's request id
+ * and bookkeeping, load shedding, and errors ConnectRPC raises itself answered
+ * as the gateway's own: google.rpc.Status with ErrorInfo, the request id, and
+ * never INTERNAL for the caller's bytes.
  *
  * ConnectRPC refuses some calls before the RPC's handler runs — a message that
  * does not decode (which it calls INTERNAL), a broken envelope, a compression
