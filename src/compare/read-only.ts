@@ -1,0 +1,16 @@
+/**
+ * Which methods only read, and so may be sent to a second target without
+ * changing anything there. The real API marks them with the
+ * `(chainguard.annotations.mcp)` option's `read_only` hint; our contract does
+ * not carry that option yet, so where a method has none its HTTP verb
+ * decides: GET reads, every other verb may write.
+ */
+import { getOption, hasOption, type DescMethod } from '@bufbuild/protobuf';
+import { contract, httpRule } from '../contract/registry.ts';
+
+const mcp = contract.getExtension('chainguard.annotations.mcp');
+
+export function isReadOnly(method: DescMethod): boolean {
+  if (mcp && hasOption(method, mcp)) return Boolean((getOption(method, mcp) as unknown as { readOnly?: boolean }).readOnly);
+  return httpRule(method)?.verb === 'get';
+}
