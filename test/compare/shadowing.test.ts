@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index
 import { Client, startGateway } from '../support/stack.ts';
 import { GrpcClient } from '../support/grpc.ts';
 import { doctorProxy, type DoctorProxy } from './doctor-proxy.ts';
+import { methodOf, reportOf, settled } from './report-client.ts';
 
 const GET_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
 const LIST_GROUPS = 'chainguard.platform.iam.v2beta1.GroupsService/ListGroups';
@@ -23,26 +24,6 @@ let primary: Gateway;
 let client: Client;
 let org: string;
 const ids: Record<string, string> = {};
-
-async function reportOf(url: string): Promise<any> {
-  const reply = await fetch(`${url}/_gateway/compare/report`);
-  expect(reply.status).toBe(200);
-  return reply.json();
-}
-
-function methodOf(report: any, method: string): any {
-  return report.methods.find((m: any) => m.method === method);
-}
-
-/** Waits until the method's comparisons (compared + errors) reach `count`. */
-async function settled(url: string, method: string, count: number): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const m = methodOf(await reportOf(url), method);
-    if (m && m.compared + m.errors >= count) return m;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`${method}: fewer than ${count} comparisons settled`);
-}
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
