@@ -11,7 +11,11 @@ export type DiffClass = (typeof CLASSES)[number];
 export interface FieldDifference {
   readonly path: string;
   readonly class: DiffClass;
+  /** Three targets compared: the one that disagrees with the other two, or none when all three differ. */
+  readonly odd?: Odd;
 }
+
+export type Odd = 'a' | 'b' | 'c' | 'none';
 
 /** The most severe class among some differences; undefined when there are none. */
 export function worstClass(differences: readonly FieldDifference[]): DiffClass | undefined {

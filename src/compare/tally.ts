@@ -7,7 +7,7 @@
  * out afterwards and the comparison counted as equal, keeping
  * compared = equal + transient + the sum of different.
  */
-import { CLASSES, worstClass, type DiffClass, type FieldDifference } from './classes.ts';
+import { CLASSES, worstClass, type DiffClass, type FieldDifference, type Odd } from './classes.ts';
 import { verdict, wilson, type Verdict } from './verdict.ts';
 
 export type Counters = Map<string, Map<string, number>>;
@@ -36,7 +36,7 @@ export function add(counters: Counters, method: string, key: string, by = 1): vo
 
 /** One comparison with differences, as its signature (sorted path/class pairs). */
 export function signatureKey(counters: Counters, method: string, differences: readonly FieldDifference[]): string {
-  const pairs = differences.map((d) => [d.path, d.class]).sort(([a], [b]) => (a! < b! ? -1 : 1));
+  const pairs = differences.map((d) => (d.odd ? [d.path, d.class, d.odd] : [d.path, d.class])).sort(([a], [b]) => (a! < b! ? -1 : 1));
   const key = KEY.signature + JSON.stringify(pairs);
   const keys = counters.get(method);
   const known = keys ? [...keys.keys()].filter((k) => k.startsWith(KEY.signature)).length : 0;
@@ -51,7 +51,7 @@ export interface FieldEntry {
   /** Differed as often between the primary and itself (`--compare-noise`): left out of the verdict. */
   noise?: boolean;
   /** Three-way replay: the target that disagrees with the other two, or none when all three differ. */
-  odd?: 'a' | 'b' | 'c' | 'none';
+  odd?: Odd;
 }
 
 export interface MethodReport {
@@ -84,10 +84,10 @@ export function methodReport(method: string, keys: ReadonlyMap<string, number>, 
   let differing = 0;
   for (const [key, count] of keys) {
     if (!key.startsWith(KEY.signature) || count === 0) continue;
-    const pairs = JSON.parse(key.slice(KEY.signature.length)) as [string, DiffClass][];
-    for (const [path, cls] of pairs) {
-      const id = `${path}\t${cls}`;
-      const entry = fields.get(id) ?? { path, class: cls, count: 0, ...(noisy.has(path) ? { noise: true } : {}) };
+    const pairs = JSON.parse(key.slice(KEY.signature.length)) as [string, DiffClass, Odd?][];
+    for (const [path, cls, odd] of pairs) {
+      const id = `${path}\t${cls}\t${odd ?? ''}`;
+      const entry = fields.get(id) ?? { path, class: cls, count: 0, ...(odd ? { odd } : {}), ...(noisy.has(path) ? { noise: true } : {}) };
       entry.count += count;
       fields.set(id, entry);
     }
