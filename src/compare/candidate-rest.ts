@@ -5,7 +5,7 @@
  * query string (nested fields dotted, repeated ones repeated).
  */
 import type { DescMethod } from '@bufbuild/protobuf';
-import { Agent, request as httpRequest } from 'undici';
+import { Pool } from 'undici';
 import { jsonPath } from '../contract/bindings.ts';
 import { httpRule } from '../contract/registry.ts';
 import { isObject, type Json } from '../engine/shape.ts';
@@ -70,11 +70,15 @@ export const UNANSWERED: ReadonlySet<number> = new Set([Code.UNAVAILABLE, Code.D
 
 export class RestCandidate implements Candidate {
   readonly url: string;
+  /** The target's path prefix, if it is served below one. */
   readonly #base: string;
-  readonly #agent = new Agent({ connections: 32, keepAliveTimeout: 10_000 });
+  // A pool, the part of undici the bundle keeps (scripts/undici-slim.cjs).
+  readonly #pool: Pool;
 
   constructor(url: string) {
-    this.#base = url.replace(/\/$/, '');
+    const parsed = new URL(url);
+    this.#base = parsed.pathname.replace(/\/$/, '');
+    this.#pool = new Pool(parsed.origin, { connections: 32, keepAliveTimeout: 10_000 });
     this.url = safeUrl(url);
   }
 
@@ -86,12 +90,12 @@ export class RestCandidate implements Candidate {
       return { kind: 'unanswered', why: (error as Error).message };
     }
     try {
-      const reply = await httpRequest(this.#base + call.path, {
+      const reply = await this.#pool.request({
+        path: this.#base + call.path,
         method: call.verb as 'GET',
         headers: { authorization, ...(call.body ? { 'content-type': 'application/json' } : {}) },
         body: call.body ? JSON.stringify(call.body) : undefined,
         signal,
-        dispatcher: this.#agent,
       });
       const text = await reply.body.text();
       let body: unknown;
@@ -111,6 +115,6 @@ export class RestCandidate implements Candidate {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#pool.close();
   }
 }
