@@ -10,7 +10,14 @@ import { contract, httpRule } from '../contract/registry.ts';
 
 const mcp = contract.getExtension('chainguard.annotations.mcp');
 
+/** Reading a method's options decodes them: done once per method, not once per call. */
+const known = new WeakMap<DescMethod, boolean>();
+
 export function isReadOnly(method: DescMethod): boolean {
-  if (mcp && hasOption(method, mcp)) return Boolean((getOption(method, mcp) as unknown as { readOnly?: boolean }).readOnly);
-  return httpRule(method)?.verb === 'get';
+  let readOnly = known.get(method);
+  if (readOnly === undefined) {
+    readOnly = mcp && hasOption(method, mcp) ? Boolean((getOption(method, mcp) as unknown as { readOnly?: boolean }).readOnly) : httpRule(method)?.verb === 'get';
+    known.set(method, readOnly);
+  }
+  return readOnly;
 }

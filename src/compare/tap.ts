@@ -65,6 +65,14 @@ export class ComparingRunner implements Runner {
   #consider(binding: Binding, op: Operation, ctx: RequestContext, primary: Outcome): void {
     const options = this.#options;
     const name = methodName(binding.method);
+    const candidate = options.candidate;
+    const readOnly = isReadOnly(binding.method);
+    if (candidate && !readOnly && !options.unsafe) {
+      add(options.comparer.counters, name, KEY.skipped);
+      options.onSkipped?.(name);
+    }
+    const compare = candidate !== undefined && (readOnly || options.unsafe) && primary.kind !== 'unanswered' && options.sample > 0;
+    if (!compare && !options.onCall) return;
     let request: Json;
     try {
       request = requestOf(binding, op);
@@ -74,15 +82,7 @@ export class ComparingRunner implements Runner {
     }
     const protocol = ctx.protocol ?? 'unknown';
     options.onCall?.({ method: name, request, protocol });
-    const candidate = options.candidate;
-    if (!candidate) return;
-    const readOnly = isReadOnly(binding.method);
-    if (!readOnly && !options.unsafe) {
-      add(options.comparer.counters, name, KEY.skipped);
-      options.onSkipped?.(name);
-      return;
-    }
-    if (primary.kind === 'unanswered' || !sampled(options.sample, name, request, ctx.authorization)) return;
+    if (!compare || !sampled(options.sample, name, request, ctx.authorization)) return;
     const authorization = ctx.authorization;
     const askPrimary = async (): Promise<Outcome> => {
       const again = requestContext({ authorization, requestId: `${ctx.requestId}-compare`, budgetMs: options.budgetMs });
