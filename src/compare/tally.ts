@@ -67,6 +67,8 @@ export interface MethodReport {
   verdict: Verdict;
   /** Mean time a transient difference took to go away, in ms. */
   transientMeanMs: number;
+  /** A/A pairs measured (`--compare-noise`): calls the primary answered twice. */
+  noiseTrials: number;
   samples: unknown[];
 }
 
@@ -110,6 +112,7 @@ export function methodReport(method: string, keys: ReadonlyMap<string, number>, 
     fields: [...fields.values()].sort((a, b) => CLASSES.indexOf(a.class) - CLASSES.indexOf(b.class) || b.count - a.count || a.path.localeCompare(b.path)),
     verdict: verdict(differing, compared, options.targetRate),
     transientMeanMs: transient > 0 ? Math.round(get(KEY.transientMs) / transient) : 0,
+    noiseTrials: get(KEY.noiseTrials),
     samples: [...(options.samples?.get(method) ?? [])],
   };
 }

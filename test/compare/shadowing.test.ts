@@ -148,6 +148,20 @@ describe('gRPC', () => {
   });
 });
 
+describe('noise', () => {
+  it('asks the primary twice with --compare-noise, and a field it never varies on its own stays a difference', async () => {
+    const noisy = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url, '--compare-noise', '--compare-retry-ms', '0']);
+    try {
+      for (let i = 0; i < 3; i++) expect((await new Client(noisy.url).get(`/iam/v2beta1/groups/${ids['doctored-name']}`)).status).toBe(200);
+      const m = await settled(noisy.url, GET_GROUP, 3);
+      expect(m).toMatchObject({ compared: 3, noiseTrials: 3, different: { value: 3 } });
+      expect(m.fields).toEqual([{ path: 'name', class: 'value', count: 3 }]);
+    } finally {
+      await noisy.gateway.close();
+    }
+  });
+});
+
 describe('sampling', () => {
   it('picks the same requests on every replica', async () => {
     const proxies = [await doctorProxy(candidate.url), await doctorProxy(candidate.url)];
