@@ -7,7 +7,7 @@
 import type { DescMethod } from '@bufbuild/protobuf';
 import { Pool } from 'undici';
 import { jsonPath } from '../contract/bindings.ts';
-import { httpRule } from '../contract/registry.ts';
+import { httpRule, type HttpRuleView } from '../contract/registry.ts';
 import { isObject, type Json } from '../engine/shape.ts';
 import { Code } from '../rpc-status.ts';
 import { safeUrl, type Candidate } from './candidate.ts';
@@ -21,8 +21,12 @@ export interface HttpCall {
   readonly body: Json | undefined;
 }
 
+/** Each method's rule, decoded from its options once. */
+const rules = new WeakMap<DescMethod, HttpRuleView | undefined>();
+
 export function httpCall(method: DescMethod, request: Json): HttpCall {
-  const rule = httpRule(method);
+  if (!rules.has(method)) rules.set(method, httpRule(method));
+  const rule = rules.get(method);
   if (!rule) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http rule`);
   const rest: Json = structuredClone(request);
   const path = rule.pattern.replace(/\{([\w.]+)(?:=[^}]*)?\}/g, (_all, variable: string) => {
