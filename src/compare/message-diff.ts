@@ -38,6 +38,8 @@ export function canonicalMessage(desc: DescMessage, json: unknown): Json | undef
 
 /** Every difference between two response messages, one per field path (its most severe class). */
 export function diffMessages(desc: DescMessage, a: unknown, b: unknown, options: DiffOptions): FieldDifference[] {
+  // The same JSON is the same message: most answers of a healthy candidate end here, with no decoding.
+  if (equalJson(a, b)) return [];
   const left = canonicalMessage(desc, a);
   const right = canonicalMessage(desc, b);
   if (!left || !right) return left === right ? [] : [{ path: '(message)', class: 'value' }];
@@ -201,13 +203,19 @@ function sorted(values: unknown[]): string[] {
   return values.map((v) => JSON.stringify(v)).sort();
 }
 
-/** JSON values equal whatever the order of object keys. */
+/** JSON values equal whatever the order of object keys (a key holding `undefined` is no key, as on the wire). */
 export function equalJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => equalJson(v, b[i]));
   if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equalJson(a[k], b[k]));
+    let count = 0;
+    for (const key in a) {
+      if (a[key] === undefined) continue;
+      count++;
+      if (!equalJson(a[key], b[key])) return false;
+    }
+    for (const key in b) if (b[key] !== undefined) count--;
+    return count === 0;
   }
   return false;
 }
