@@ -95,6 +95,18 @@ describe('live shadowing over REST', () => {
     expect(proxy.calls.filter((c) => !c.startsWith('GET'))).toEqual([]);
   });
 
+  it('with --compare-unsafe, sends a create to both and compares what each assigned (uid, times) by shape only', async () => {
+    const unsafe = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url, '--compare-unsafe']);
+    try {
+      const made = await new Client(unsafe.url).post(`/iam/v2beta1/groups/${org}`, { name: 'made-twice', description: 'by both' });
+      expect(made.status).toBe(200);
+      expect(await settled(unsafe.url, CREATE_GROUP, 1)).toMatchObject({ compared: 1, equal: 1, skipped: 0, fields: [] });
+      expect(proxy.calls.filter((c) => c.startsWith('POST '))).toEqual([`POST /iam/v2beta1/groups/${org}`]);
+    } finally {
+      await unsafe.gateway.close();
+    }
+  });
+
   it('answers the caller while the candidate has not answered yet', async () => {
     const before = methodOf(await reportOf(primary.url), GET_GROUP);
     const done = (before?.compared ?? 0) + (before?.errors ?? 0);
