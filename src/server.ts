@@ -126,7 +126,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const unservedReasons = { ...UNSERVED, ...reasons };
   // Side-by-side comparison and capture (src/compare): a runner in front of the runner, loaded only when asked for.
   const shadowing = config.compareWith || config.capture
-    ? await (await import('./compare/shadowing.ts')).Shadowing.start({ ...config, store: config.store }, metrics.registry)
+    ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry)
     : undefined;
   const api = shadowing ? shadowing.wrap(runner, bindings, config.requestTimeoutMs) : runner;
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
