@@ -19,6 +19,9 @@
  *   list-churn the same (REST) with v1 changing a group after each answer, so no answer is the one before it
  *   walk       a walk of `walk-groups` in pages of 50, walk cache on and off
  *   native     the gateway in native mode (SQLite) under the Get and List loads
+ *   compare    the Get with side-by-side comparison (--compare-with a second, healthy gateway) on and off:
+ *              the primary's p50 at c=1 at sample 1, and at c=connections its throughput at sample 0.1
+ *              and the CPU each compared request costs it (sample 1 against off)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,11 +41,11 @@ import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
 import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
 import { failureCount, type Summary } from './lib/stats.ts';
-import { GRPC_LOAD_KINDS, grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcLoadKind, type GrpcSettings, type RestLoader } from './lib/targets.ts';
+import { AUTHORIZATION, GRPC_LOAD_KINDS, grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcLoadKind, type GrpcSettings, type RestLoader } from './lib/targets.ts';
 import { walk, type Walked } from './lib/walk.ts';
 import { wrkAvailable, wrkLoad } from './lib/wrk-load.ts';
 
-const PARTS = ['get', 'list', 'list-omit', 'list-churn', 'walk', 'native'] as const;
+const PARTS = ['get', 'list', 'list-omit', 'list-churn', 'walk', 'native', 'compare'] as const;
 
 // ---- options -------------------------------------------------------------
 
@@ -336,6 +339,63 @@ async function nativePart(): Promise<Record<ScenarioKey, Measured>> {
   }
 }
 
+/** Comparison off, on at sample 1 and on at sample 0.1: three primaries over one emulator, one healthy candidate beside them. */
+const COMPARE_TARGETS = [['comparison off', 'gateway', []], ['comparison at sample 1', 'gateway-compare-1', ['--compare-sample', '1']], ['comparison at sample 0.1', 'gateway-compare-0.1', ['--compare-sample', '0.1']]] as const;
+
+/** A comparing primary's counts so far, summed over methods. */
+async function compareCounts(url: string): Promise<Record<'compared' | 'dropped' | 'errors', number>> {
+  const report = await (await fetch(`${url}/_gateway/compare/report`)).json() as { methods: Array<Record<string, number>> };
+  const sum = (key: string) => report.methods.reduce((n, m) => n + (m[key] ?? 0), 0);
+  return { compared: sum('compared'), dropped: sum('dropped'), errors: sum('errors') };
+}
+
+interface CompareMeasured extends Measured {
+  /** Of the requests the sample-0.1 primary served at saturation, the share it compared. */
+  sampledShare: number;
+}
+
+async function comparePart(): Promise<CompareMeasured> {
+  const emulator = await startEmulator(settings.groups, { launch: support });
+  const started: Server[] = [];
+  try {
+    const scenario = scenarioFor('get', emulator.org, emulator.group);
+    // The candidate is not under test: it runs beside the load generator.
+    const candidate = await startGateway('candidate', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: support });
+    started.push(candidate);
+    const processes: Record<string, Server> = {};
+    for (const [label, proc, extra] of COMPARE_TARGETS) {
+      const compare = extra.length ? ['--compare-with', candidate.url, ...extra] : [];
+      processes[proc] = await startGateway(proc, emulator.url, { flags: [...gatewayFlags, ...compare], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
+      started.push(processes[proc]);
+      await probeRest(label, processes[proc].url, scenario);
+    }
+    // Sampling hashes the request: one Get asked over and over is compared always or never. The load
+    // asks for 200 different groups in turn, so a sample of 0.1 compares about a tenth of the calls.
+    const listed = await (await fetch(`${processes.gateway!.url}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(emulator.org)}&page_size=200`, { headers: { authorization: AUTHORIZATION } })).json() as { groups: Array<{ uid: string }> };
+    const paths = listed.groups.map((g) => `/iam/v2beta1/groups/${g.uid}`);
+    const rotating: RestLoader = (url, headers, connections, seconds) => restLoad(url, headers, connections, seconds, paths);
+    const targets = (connections: number, which: readonly string[]) => COMPARE_TARGETS.filter(([label]) => which.includes(label))
+      .map(([label, proc]) => restTarget(label, proc, processes[proc]!.url, scenario, connections, rotating));
+    const c = `c=${settings.connections}`;
+    const tenth = processes['gateway-compare-0.1']!.url;
+    const tenthBefore = await compareCounts(tenth);
+    // Off against sample 0.1 at saturation, and off against sample 1 at one connection. The sample-1
+    // primary is not loaded at saturation: the comparisons it would queue would run on into the others' rounds.
+    const first = await loadAgainst('Get with comparison', processes, emulator.child.pid, [
+      { name: c, connections: settings.connections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.connections, ['comparison off', 'comparison at sample 0.1']) },
+      { name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: settings.warmup, targets: targets(1, ['comparison off', 'comparison at sample 1']) },
+    ]);
+    const tenthAfter = await compareCounts(tenth);
+    const compared = tenthAfter.compared - tenthBefore.compared;
+    const served = first.load[`${c} comparison at sample 0.1`]?.requests ?? 0;
+    process.stderr.write(`bench: compare: sample 0.1 at ${c}: compared ${compared} of ${served} served, dropped ${tenthAfter.dropped - tenthBefore.dropped}, errors ${tenthAfter.errors - tenthBefore.errors}\n`);
+    return { ...first, sampledShare: served > 0 ? compared / served : 0 };
+  } finally {
+    await stopAll(started);
+    await emulator.child.stop();
+  }
+}
+
 // ---- the table ---------------------------------------------------------------
 
 /** Gateway target and process, each beside the floor (target, process) of its own protocol. */
@@ -351,6 +411,7 @@ interface Results {
   listChurn?: Measured;
   walk?: WalkResult;
   native?: Record<ScenarioKey, Measured>;
+  compare?: CompareMeasured;
 }
 
 function goals(r: Results): Goal[] {
@@ -431,6 +492,20 @@ function goals(r: Results): Goal[] {
       met: Number.isFinite(speedUp) ? speedUp >= 10 : undefined,
     });
   }
+  if (r.compare) {
+    const m = r.compare.load;
+    const off1 = m['c=1 comparison off'];
+    const on1 = m['c=1 comparison at sample 1'];
+    if (off1 && on1) out.push(atMostTimes('Get c=1, comparison at sample 1: p50', on1.p50Ms * 1000, off1.p50Ms * 1000, 1.05, units.us, 'comparison off'));
+    const off = m[`${c} comparison off`];
+    const tenth = m[`${c} comparison at sample 0.1`];
+    if (off && tenth) out.push(atLeastTimes(`Get ${c}, comparison at sample 0.1 (${(r.compare.sampledShare * 100).toFixed(0)} % compared): req/s`, tenth.reqPerSec, off.reqPerSec, 0.95, units.reqPerSec, 'comparison off'));
+    if (off && tenth && r.compare.sampledShare > 0) {
+      // Both measured in the same alternating rounds; the difference is the comparisons' cost, spread over the share compared.
+      const extra = tenth.cpuUsPerReq['gateway-compare-0.1']! - off.cpuUsPerReq.gateway!;
+      out.push(reported(`Get ${c}, CPU each compared request costs the primary`, units.us(extra / r.compare.sampledShare), `off ${units.us(off.cpuUsPerReq.gateway!)} per request; sample 0.1 ${units.us(tenth.cpuUsPerReq['gateway-compare-0.1']!)}`, ''));
+    }
+  }
   const floorIdle = r.get?.idle.floor ?? r.list?.idle.floor;
   const idleOf = (m: Measured | undefined, label: string) => m?.idle[label]?.rssBytes;
   const idleTranslate = idleOf(r.get, 'gateway') ?? idleOf(r.list, 'gateway');
@@ -462,6 +537,7 @@ function failuresOf(r: Results): Record<string, number> {
   add('list-churn', r.listChurn);
   add('native get', r.native?.get);
   add('native list', r.native?.list);
+  add('compare', r.compare);
   return all;
 }
 
@@ -490,6 +566,7 @@ async function main(): Promise<number> {
   if (parts.has('list-churn')) results.listChurn = await translatePart('list', false, false, false, true);
   if (parts.has('walk')) results.walk = await walkPart();
   if (parts.has('native')) results.native = await nativePart();
+  if (parts.has('compare')) results.compare = await comparePart();
 
   const table = goals(results);
   const failures = failuresOf(results);

@@ -47,6 +47,19 @@ export const OPTIONS = {
   tlsKey: { flag: 'tls-key', env: 'V2GW_TLS_KEY', schema: z.string().min(1).optional(), help: 'PEM private key of --tls-cert.' },
   docs: { flag: 'docs', env: 'V2GW_DOCS', switch: true, schema: bool.default(false), help: 'Serve a page at /docs that renders the API (/openapi.json, which is always served) with Swagger UI, from local files.' },
   debugHeaders: { flag: 'debug-headers', env: 'V2GW_DEBUG_HEADERS', switch: true, schema: bool.default(false), help: 'Add x-v2gw-v1-calls (v1 calls made) to every v2 response.' },
+  // Side-by-side comparison (docs/compare.md).
+  compareWith: { flag: 'compare-with', env: 'V2GW_COMPARE_WITH', schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(), help: 'A second v2 target to shadow read-only calls to and compare answers with (report at /_gateway/compare/report). The caller always gets this gateway\'s answer and never waits for the other.' },
+  compareProtocol: { flag: 'compare-protocol', env: 'V2GW_COMPARE_PROTOCOL', schema: z.enum(['rest', 'grpc'], { error: 'must be rest or grpc' }).default('rest'), help: 'How the --compare-with target is spoken to: rest (the methods\' HTTP rules) or grpc (HTTP/2).' },
+  compareSample: { flag: 'compare-sample', env: 'V2GW_COMPARE_SAMPLE', schema: z.coerce.number().min(0).max(1, 'must be between 0 and 1').default(1), help: 'Share of calls compared, picked by a hash of (method, request, caller), so every replica picks the same ones.' },
+  compareUnsafe: { flag: 'compare-unsafe', env: 'V2GW_COMPARE_UNSAFE', switch: true, schema: bool.default(false), help: 'Send writes to the --compare-with target too. Only for a target that is isolated (its writes reach nothing real).' },
+  compareNoise: { flag: 'compare-noise', env: 'V2GW_COMPARE_NOISE', switch: true, schema: bool.default(false), help: 'Ask this gateway each compared call twice and count a field as different only when it differs from the target clearly more often than from itself.' },
+  compareTargetRate: { flag: 'compare-target-rate', env: 'V2GW_COMPARE_TARGET_RATE', schema: z.coerce.number().min(0).max(1, 'must be between 0 and 1').default(0.01), help: 'The mismatch rate a method must be shown to stay under (95 % upper bound) for its verdict to pass.' },
+  compareQueue: { flag: 'compare-queue', env: 'V2GW_COMPARE_QUEUE', schema: wholeNumber.pipe(z.number().positive()).default(1000), help: 'Most comparisons waiting to run; past it new ones are dropped and counted.' },
+  compareConcurrency: { flag: 'compare-concurrency', env: 'V2GW_COMPARE_CONCURRENCY', schema: wholeNumber.pipe(z.number().positive()).default(8), help: 'Comparisons running at once.' },
+  compareTimeoutMs: { flag: 'compare-timeout-ms', env: 'V2GW_COMPARE_TIMEOUT_MS', schema: wholeNumber.pipe(z.number().positive()).default(5000), help: 'Deadline of one comparison (the target\'s answer and any re-read); past it the comparison counts under errors.' },
+  compareRetryMs: { flag: 'compare-retry-ms', env: 'V2GW_COMPARE_RETRY_MS', schema: wholeNumber.pipe(z.number().min(0)).default(250), help: 'Back-off before a differing answer is read again; one that then agrees counts as transient. 0: never read again.' },
+  compareSamples: { flag: 'compare-samples', env: 'V2GW_COMPARE_SAMPLES', schema: wholeNumber.pipe(z.number().min(0)).default(20), help: 'Differing pairs the report keeps per method (requests with credentials redacted; the answers as given). 0: none.' },
+  capture: { flag: 'capture', env: 'V2GW_CAPTURE', schema: z.string().min(1).optional(), help: 'Append each v2 call to this file as a JSON line (method, request message, protocol; credentials redacted), for `npm run compare`.' },
 } as const;
 
 type Options = typeof OPTIONS;

@@ -125,11 +125,16 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const { served: bindings, reasons } = forMode(bindContract(services, registry.all()), config.mode);
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
+  // Side-by-side comparison and capture (src/compare): a runner in front of the runner, loaded only when asked for.
+  const shadowing = config.compareWith || config.capture
+    ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry)
+    : undefined;
+  const api = shadowing ? shadowing.wrap(runner, bindings, config.requestTimeoutMs) : runner;
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
   // gRPC, gRPC-Web and Connect calls are answered by the gRPC adapter; everything else falls through to Fastify (REST, health, pass-through).
-  const rpcMethods = unaryMethods({ bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders });
+  const rpcMethods = unaryMethods({ bindings, unserved, unservedReasons, runner: api, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders });
   const rpcRoutes = (router: ConnectRouter) => {
     // A draining gateway reports NOT_SERVING, so a client's health watch moves it elsewhere before GOAWAY.
     healthRoutes(router, { registry: contract, ready: async () => !closing && (await ready()), services: rpcServices });
@@ -194,6 +199,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   registerHealth(app, ready, backendName(config));
   registerDocs(app, { document: () => openApiDocument(bindings, { title: 'v2gw: the v2beta1 Identity and Registry Management API', version: API_VERSIONS[0], aliases: API_VERSIONS.slice(1) }), page: config.docs });
   metricsRoute(app, metrics);
+  if (shadowing) (await import('./compare/routes.ts')).compareRoutes(app, shadowing);
   app.decorate('metrics', metrics);
   let admin: FastifyInstance | undefined;
   let adminAddress: string | undefined;
@@ -206,7 +212,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
       adminAddress = await admin!.listen({ port: config.adminPort!, host: config.adminHost ?? config.host });
     });
   }
-  await app.register(v2Routes, { bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
+  await app.register(v2Routes, { bindings, unserved, unservedReasons, runner: api, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') {
     const { v1PassThrough } = await import('./passthrough/plugin.ts');
     await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });
@@ -214,6 +220,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   app.addHook('onClose', async () => {
     shedder.close();
     await admin?.close();
+    await shadowing?.close();
     await serving.close();
     stopObservingStore();
     await closeStore();

@@ -49,6 +49,18 @@ describe('loadConfig defaults', () => {
       requestReceiveTimeoutMs: 60_000,
       shedEventLoopDelayMs: 1000,
       shedMaxRssBytes: 0,
+      compareWith: undefined,
+      compareProtocol: 'rest',
+      compareSample: 1,
+      compareUnsafe: false,
+      compareNoise: false,
+      compareTargetRate: 0.01,
+      compareQueue: 1000,
+      compareConcurrency: 8,
+      compareTimeoutMs: 5000,
+      compareRetryMs: 250,
+      compareSamples: 20,
+      capture: undefined,
     });
   });
 
@@ -83,6 +95,18 @@ describe('loadConfig from the environment', () => {
       V2GW_SHED_EVENT_LOOP_DELAY_MS: '250',
       V2GW_SHED_MAX_RSS_BYTES: '536870912',
       V2GW_ADMIN_PORT: '9091',
+      V2GW_COMPARE_WITH: 'http://v2.internal:8080',
+      V2GW_COMPARE_PROTOCOL: 'grpc',
+      V2GW_COMPARE_SAMPLE: '0.1',
+      V2GW_COMPARE_UNSAFE: 'true',
+      V2GW_COMPARE_NOISE: '1',
+      V2GW_COMPARE_TARGET_RATE: '0.005',
+      V2GW_COMPARE_QUEUE: '10',
+      V2GW_COMPARE_CONCURRENCY: '2',
+      V2GW_COMPARE_TIMEOUT_MS: '900',
+      V2GW_COMPARE_RETRY_MS: '0',
+      V2GW_COMPARE_SAMPLES: '3',
+      V2GW_CAPTURE: '/tmp/calls.jsonl',
     });
     expect(config).toEqual({
       v1Url: 'http://v1.internal:9000',
@@ -108,6 +132,18 @@ describe('loadConfig from the environment', () => {
       shedEventLoopDelayMs: 250,
       shedMaxRssBytes: 536_870_912,
       adminPort: 9091,
+      compareWith: 'http://v2.internal:8080',
+      compareProtocol: 'grpc',
+      compareSample: 0.1,
+      compareUnsafe: true,
+      compareNoise: true,
+      compareTargetRate: 0.005,
+      compareQueue: 10,
+      compareConcurrency: 2,
+      compareTimeoutMs: 900,
+      compareRetryMs: 0,
+      compareSamples: 3,
+      capture: '/tmp/calls.jsonl',
     });
   });
 

@@ -7,13 +7,16 @@
 import autocannon from 'autocannon';
 import { MAX_SAMPLES, type LoadRun } from './stats.ts';
 
-export function restLoad(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadRun> {
+/** `paths`, when given, are asked in turn instead of the URL's own path (requests that differ, as real traffic's do). */
+export function restLoad(url: string, headers: Record<string, string>, connections: number, seconds: number, paths?: readonly string[]): Promise<LoadRun> {
   return new Promise((resolve, reject) => {
     const samples: number[] = [];
     const failures: Record<string, number> = {};
     let requests = 0;
     let bytes = 0;
-    const instance = autocannon({ url, headers, connections, pipelining: 1, duration: seconds, timeout: 10 }, (error, result) => {
+    let turn = 0;
+    const rotation = paths?.length ? { requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[turn++ % paths.length] }) }] } : {};
+    const instance = autocannon({ url, headers, connections, pipelining: 1, duration: seconds, timeout: 10, ...rotation }, (error, result) => {
       if (error) return reject(error);
       // Errors include timeouts; autocannon reports them apart from answers.
       if (result.errors > 0) failures['socket error or timeout'] = result.errors;

@@ -21,6 +21,8 @@ export interface RequestContext {
   readonly counter: { v1Calls: number };
   /** The request's server span (tracing on), or the caller's trace context to hand on to v1 (off); undefined when there is neither. */
   readonly trace?: TraceSpan | undefined;
+  /** The wire the call came on (`rest`, `grpc`, `grpc-web`, `connect`), for a capture. */
+  readonly protocol?: string | undefined;
 }
 
 export interface ContextInput {
@@ -31,6 +33,7 @@ export interface ContextInput {
   /** The transport's own signal: aborted when the caller cancels or disconnects. */
   callerSignal?: CancelSignal;
   trace?: TraceSpan | undefined;
+  protocol?: string | undefined;
   now?: number;
 }
 
@@ -45,6 +48,7 @@ class ContextOfRequest implements RequestContext {
   readonly signal = new Cancellation();
   readonly counter = { v1Calls: 0 };
   readonly trace: TraceSpan | undefined;
+  readonly protocol: string | undefined;
   readonly #budgetMs: number;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #caller: CancelSignal | undefined;
@@ -58,6 +62,7 @@ class ContextOfRequest implements RequestContext {
     this.#budgetMs = Math.max(0, input.budgetMs);
     this.deadline = (input.now ?? Date.now()) + this.#budgetMs;
     this.trace = input.trace;
+    this.protocol = input.protocol;
     // One timer per request, not per v1 call; unref'd so it never holds the process open.
     this.#timer = setTimeout(expire, this.#budgetMs, this);
     this.#timer.unref();

@@ -45,6 +45,18 @@ const EVERY_CONFIG = {
   listScanCacheBytes: 4194304,
   docs: true,
   debugHeaders: true,
+  compareWith: 'http://v2-reference.internal:8080',
+  compareProtocol: 'grpc',
+  compareSample: 0.25,
+  compareUnsafe: true,
+  compareNoise: true,
+  compareTargetRate: 0.001,
+  compareQueue: 500,
+  compareConcurrency: 4,
+  compareTimeoutMs: 2000,
+  compareRetryMs: 100,
+  compareSamples: 5,
+  capture: '/var/lib/v2gw/capture.jsonl',
 };
 
 /** Value sets an operator would write, over the chart's defaults. */

@@ -27,7 +27,7 @@ export interface GrpcOptions {
   unserved: readonly DescMethod[];
   /** Why, by `package.Service.Method`. */
   unservedReasons?: Readonly<Record<string, string>>;
-  runner: OperationRunner;
+  runner: Pick<OperationRunner, 'execute'>;
   /** Time one request may take in all; a shorter `grpc-timeout` from the caller wins. */
   budgetMs: number;
   debugHeaders: boolean;
@@ -43,6 +43,8 @@ export interface UnaryCall {
   signal: CancelSignal;
   requestId: string;
   span: TraceSpan | undefined;
+  /** `grpc`, `grpc-web` or `connect`; gRPC when unsaid (the gateway's own gRPC server). */
+  protocol?: string;
   /** Adds a response header (sent with the answer's headers). */
   setHeader(name: string, value: string): void;
 }
@@ -69,6 +71,7 @@ export function unaryMethods(options: GrpcOptions): UnaryMethod[] {
           budgetMs: call.timeoutMs === undefined ? options.budgetMs : Math.min(options.budgetMs, call.timeoutMs),
           callerSignal: call.signal,
           trace: call.span,
+          protocol: call.protocol ?? 'grpc',
         });
         try {
           const document = await options.runner.execute(grpcOperation(binding, message), ctx);
@@ -116,6 +119,7 @@ export function grpcRoutes(router: ConnectRouter, methods: readonly UnaryMethod[
           signal: context.signal,
           requestId,
           span: context.values.get(TRACE_SPAN),
+          protocol: context.protocolName,
           setHeader: (name, value) => context.responseHeader.set(name, value),
         }));
       } catch (error) {

@@ -1,0 +1,48 @@
+/**
+ * `--capture <file>`: each v2 call appended as one JSON line — method, request
+ * message (credentials redacted), protocol and time — for `npm run compare`
+ * to replay. Written through one stream, in the background.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import type { Json } from '../engine/shape.ts';
+import { redact } from './redact.ts';
+
+export interface CapturedCall {
+  method: string;
+  request: Json;
+  protocol: string;
+  at?: string;
+}
+
+export class Capture {
+  readonly #out: WriteStream;
+
+  constructor(path: string) {
+    this.#out = createWriteStream(path, { flags: 'a' });
+    // A full disk must not take the gateway down: the capture stops, the answers go on.
+    this.#out.on('error', () => {});
+  }
+
+  write(call: CapturedCall): void {
+    this.#out.write(`${JSON.stringify({ method: call.method, request: redact(call.request), protocol: call.protocol, at: new Date().toISOString() })}\n`);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.#out.end(resolve));
+  }
+}
+
+/** The calls of a capture file's text; lines that are not calls are left out. */
+export function readCapture(text: string): CapturedCall[] {
+  const calls: CapturedCall[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const call = JSON.parse(line) as CapturedCall;
+      if (typeof call.method === 'string' && call.request && typeof call.request === 'object') calls.push(call);
+    } catch {
+      // A torn last line (the gateway stopped mid-write) is skipped.
+    }
+  }
+  return calls;
+}

@@ -1,0 +1,80 @@
+/**
+ * `npm run compare -- --from <capture> --a <url> --b <url> [--c <url>] --out <dir> --token-file <file> [--unsafe]`:
+ * replays a capture (written by `--capture`) against two or three v2 targets
+ * and writes report.json (the shape /_gateway/compare/report serves) and
+ * report.html into the output directory. Exits 0 when written, whatever the
+ * verdicts: a rollout tool reads report.json to decide.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { candidate, type CandidateProtocol } from './candidate.ts';
+import { readCapture } from './capture.ts';
+import { comparePage } from './page.ts';
+import { replay } from './replay.ts';
+
+const USAGE = 'usage: npm run compare -- --from <capture.jsonl> --a <url> --b <url> [--c <url>] --out <dir> --token-file <file> [--unsafe] [--protocol rest|grpc] [--target-rate 0.01] [--retry-ms 250]';
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        from: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, out: { type: 'string' },
+        'token-file': { type: 'string' }, unsafe: { type: 'boolean' }, protocol: { type: 'string' }, 'target-rate': { type: 'string' },
+        'retry-ms': { type: 'string' }, help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const missing = ['from', 'a', 'b', 'out', 'token-file'].filter((name) => !values[name]);
+  const protocol = (values.protocol ?? 'rest') as string;
+  const targetRate = Number(values['target-rate'] ?? 0.01);
+  const retryMs = Number(values['retry-ms'] ?? 250);
+  if (missing.length > 0 || !['rest', 'grpc'].includes(protocol) || !(targetRate >= 0 && targetRate <= 1) || !(retryMs >= 0)) {
+    process.stderr.write(`${missing.length > 0 ? `missing: ${missing.map((m) => `--${m}`).join(', ')}` : 'a value is out of range'}\n${USAGE}\n`);
+    return 2;
+  }
+  let token: string;
+  let capture: string;
+  try {
+    token = readFileSync(String(values['token-file']), 'utf8').trim();
+    capture = readFileSync(String(values.from), 'utf8');
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const urls = [values.a, values.b, values.c].filter((u): u is string => typeof u === 'string');
+  const targets = await Promise.all(urls.map((url) => candidate(url, protocol as CandidateProtocol)));
+  try {
+    const report = await replay(readCapture(capture), {
+      targets,
+      authorization: /^bearer /i.test(token) ? token : `Bearer ${token}`,
+      unsafe: values.unsafe === true,
+      targetRate,
+      retryMs,
+      concurrency: 8,
+      timeoutMs: 10_000,
+      samplesPerMethod: 20,
+    });
+    const out = String(values.out);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(out, 'report.html'), comparePage(report));
+    const compared = report.methods.reduce((n, m) => n + m.compared, 0);
+    process.stdout.write(`${report.calls} calls, ${compared} compared over ${report.methods.length} methods: ${join(out, 'report.json')}, ${join(out, 'report.html')}\n`);
+    return 0;
+  } finally {
+    await Promise.all(targets.map((t) => t.close()));
+  }
+}
+
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));

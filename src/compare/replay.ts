@@ -1,0 +1,83 @@
+/**
+ * Offline replay of a capture against two or three targets: each call sent to
+ * every target, the answers compared as the live comparison does (two
+ * targets: a is the primary, b the candidate, with the same re-read on a
+ * difference; three: every pair, each field naming its odd target), into the
+ * same counters and so the same report. Writes are skipped unless `unsafe`.
+ */
+import type { DescMethod } from '@bufbuild/protobuf';
+import { contract } from '../contract/registry.ts';
+import type { CapturedCall } from './capture.ts';
+import type { Candidate } from './candidate.ts';
+import { compareOnce, diffOptions } from './comparer.ts';
+import { worstClass } from './classes.ts';
+import { ComparisonQueue } from './queue.ts';
+import { isReadOnly } from './read-only.ts';
+import { redact } from './redact.ts';
+import { Samples } from './samples.ts';
+import { add, KEY, report, signatureKey, type Counters, type Report } from './tally.ts';
+import { compareThree } from './three-way.ts';
+
+export interface ReplayOptions {
+  readonly targets: readonly Candidate[];
+  readonly authorization: string;
+  readonly unsafe: boolean;
+  readonly targetRate: number;
+  readonly retryMs: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly samplesPerMethod: number;
+}
+
+export interface ReplayReport extends Report {
+  targets: Record<string, string>;
+  calls: number;
+  targetRate: number;
+  generatedAt: string;
+}
+
+/** The contract's method for a report name, `package.Service/Method`. */
+export function methodByName(name: string): DescMethod | undefined {
+  const [service, method] = name.split('/');
+  return contract.getService(service ?? '')?.methods.find((m) => m.name === method);
+}
+
+export async function replay(calls: readonly CapturedCall[], options: ReplayOptions): Promise<ReplayReport> {
+  const counters: Counters = new Map();
+  const samples = new Samples(options.samplesPerMethod);
+  const queue = new ComparisonQueue({ capacity: Number.MAX_SAFE_INTEGER, concurrency: options.concurrency, timeoutMs: options.timeoutMs });
+  const { targets, authorization } = options;
+  for (const call of calls) {
+    const method = methodByName(call.method);
+    if (!method) continue;
+    const readOnly = isReadOnly(method);
+    if (!readOnly && !options.unsafe) {
+      add(counters, call.method, KEY.skipped);
+      continue;
+    }
+    const ask = (target: Candidate) => (signal: AbortSignal) => target.ask(method, call.request, authorization, signal);
+    queue.offer(async (signal) => {
+      if (targets.length === 2) {
+        const primary = await ask(targets[0]!)(signal);
+        if (primary.kind === 'unanswered') return add(counters, call.method, KEY.errors);
+        await compareOnce({ method, name: call.method, request: call.request, primary, askPrimary: ask(targets[0]!), askCandidate: ask(targets[1]!), readOnly, protocol: call.protocol }, { counters, samples, noise: false, retryMs: readOnly ? options.retryMs : 0 }, signal);
+        return;
+      }
+      const outcomes = await Promise.all(targets.slice(0, 3).map((t) => ask(t)(signal)));
+      if (outcomes.some((o) => o.kind === 'unanswered')) return add(counters, call.method, KEY.errors);
+      add(counters, call.method, KEY.compared);
+      const differences = compareThree(method.output, outcomes as [never, never, never], diffOptions(method, call.request));
+      if (!worstClass(differences)) return;
+      add(counters, call.method, signatureKey(counters, call.method, differences));
+      samples.keep(call.method, { request: redact(call.request), differences, a: outcomes[0], b: outcomes[1], c: outcomes[2] });
+    });
+  }
+  await queue.drained();
+  return {
+    ...report(counters, { targetRate: options.targetRate, samples: samples.all }),
+    targets: Object.fromEntries(targets.map((t, i) => ['abc'[i]!, t.url])),
+    calls: calls.length,
+    targetRate: options.targetRate,
+    generatedAt: new Date().toISOString(),
+  };
+}

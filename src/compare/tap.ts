@@ -1,0 +1,112 @@
+/**
+ * The comparison tap: a runner in front of the real one. Every operation runs
+ * as before and its answer goes back to the caller untouched; only once it is
+ * settled, and on a later turn of the event loop, is the call considered for
+ * comparison (read-only? sampled?) and, if chosen, put on the comparison
+ * queue. The caller never waits for the candidate; a full queue drops the
+ * comparison and counts it. Below both transports, so REST, gRPC, gRPC-Web and
+ * Connect calls are all seen, as the same request message.
+ */
+import type { Binding } from '../contract/bindings.ts';
+import type { Json } from '../engine/shape.ts';
+import { requestContext, finish, type RequestContext } from '../operation/context.ts';
+import type { Operation } from '../operation/operation.ts';
+import type { Candidate } from './candidate.ts';
+import { compareOnce, type ComparerOptions } from './comparer.ts';
+import type { Outcome } from './outcome.ts';
+import { answered, failed } from './primary-outcome.ts';
+import { isReadOnly } from './read-only.ts';
+import { BindingIndex, methodName, requestOf } from './request-of.ts';
+import { sampled } from './sampler.ts';
+import type { ComparisonQueue } from './queue.ts';
+import { add, KEY } from './tally.ts';
+
+/** What the transports need of a runner. */
+export interface Runner {
+  execute(op: Operation, ctx: RequestContext): Promise<Json>;
+}
+
+export interface TapOptions {
+  readonly bindings: readonly Binding[];
+  readonly candidate: Candidate | undefined;
+  readonly queue: ComparisonQueue;
+  readonly comparer: ComparerOptions;
+  readonly sample: number;
+  /** Send writes too (`--compare-unsafe`): the operator says the candidate is isolated. */
+  readonly unsafe: boolean;
+  /** How long the primary may take when asked again, in ms. */
+  readonly budgetMs: number;
+  /** Told of every v2 call, comparison or not (capture). */
+  readonly onCall?: (call: { method: string; request: Json; protocol: string }) => void;
+  readonly onDropped?: (method: string) => void;
+  readonly onSkipped?: (method: string) => void;
+}
+
+export class ComparingRunner implements Runner {
+  readonly #inner: Runner;
+  readonly #options: TapOptions;
+  readonly #bindings: BindingIndex;
+
+  constructor(inner: Runner, options: TapOptions) {
+    this.#inner = inner;
+    this.#options = options;
+    this.#bindings = new BindingIndex(options.bindings);
+  }
+
+  execute(op: Operation, ctx: RequestContext): Promise<Json> {
+    const answer = this.#inner.execute(op, ctx);
+    const binding = this.#bindings.of(op);
+    if (!binding) return answer;
+    const consider = (outcome: Outcome) => setImmediate(() => this.#consider(binding, op, ctx, outcome));
+    answer.then((document) => consider(answered(document)), (error: unknown) => consider(failed(error)));
+    return answer;
+  }
+
+  #consider(binding: Binding, op: Operation, ctx: RequestContext, primary: Outcome): void {
+    const options = this.#options;
+    const name = methodName(binding.method);
+    const candidate = options.candidate;
+    const readOnly = isReadOnly(binding.method);
+    if (candidate && !readOnly && !options.unsafe) {
+      add(options.comparer.counters, name, KEY.skipped);
+      options.onSkipped?.(name);
+    }
+    const compare = candidate !== undefined && (readOnly || options.unsafe) && primary.kind !== 'unanswered' && options.sample > 0;
+    if (!compare && !options.onCall) return;
+    let request: Json;
+    try {
+      request = requestOf(binding, op);
+    } catch {
+      // The contract refuses this request; the primary refused it too, and there is nothing to send.
+      return;
+    }
+    const protocol = ctx.protocol ?? 'unknown';
+    options.onCall?.({ method: name, request, protocol });
+    if (!compare || !sampled(options.sample, name, request, ctx.authorization)) return;
+    const authorization = ctx.authorization;
+    const askPrimary = async (): Promise<Outcome> => {
+      const again = requestContext({ authorization, requestId: `${ctx.requestId}-compare`, budgetMs: options.budgetMs });
+      try {
+        return answered(await this.#inner.execute(op, again));
+      } catch (error) {
+        return failed(error);
+      } finally {
+        finish(again);
+      }
+    };
+    const accepted = options.queue.offer((signal) => compareOnce({
+      method: binding.method,
+      name,
+      request,
+      primary,
+      askPrimary,
+      askCandidate: (s) => candidate.ask(binding.method, request, authorization, s),
+      readOnly,
+      protocol,
+    }, options.comparer, signal).then(() => {}));
+    if (!accepted) {
+      add(options.comparer.counters, name, KEY.dropped);
+      options.onDropped?.(name);
+    }
+  }
+}
