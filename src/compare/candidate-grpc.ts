@@ -8,8 +8,7 @@ import { ConnectError, type Transport } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { contract } from '../contract/registry.ts';
 import type { Json } from '../engine/shape.ts';
-import { safeUrl, type Candidate } from './candidate.ts';
-import { UNANSWERED } from './candidate-rest.ts';
+import { safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
 import type { Outcome } from './outcome.ts';
 
 const ErrorInfo = contract.getMessage('google.rpc.ErrorInfo') as DescMessage;

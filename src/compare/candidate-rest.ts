@@ -9,8 +9,7 @@ import { Pool } from 'undici';
 import { jsonPath } from '../contract/bindings.ts';
 import { httpRule, type HttpRuleView } from '../contract/registry.ts';
 import { isObject, type Json } from '../engine/shape.ts';
-import { Code } from '../rpc-status.ts';
-import { safeUrl, type Candidate } from './candidate.ts';
+import { safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
 import { errorOutcome, type Outcome } from './outcome.ts';
 
 /** How an HTTP call of one method is made from its request message. */
@@ -68,9 +67,6 @@ function queryPairs(json: Json, prefix: string): [string, string][] {
   }
   return out;
 }
-
-/** Codes that say the target did not answer the call at all (it was away, too busy or too slow). */
-export const UNANSWERED: ReadonlySet<number> = new Set([Code.UNAVAILABLE, Code.DEADLINE_EXCEEDED, Code.CANCELLED]);
 
 export class RestCandidate implements Candidate {
   readonly url: string;

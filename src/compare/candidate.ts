@@ -2,9 +2,11 @@
  * A second v2 target, asked the same request as the primary: over REST (the
  * method's google.api.http rule) or gRPC (a client made from the contract's
  * descriptors). Whatever happens becomes an Outcome; nothing here throws.
+ * The two clients live in files of their own (open-candidate.ts picks one).
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { Json } from '../engine/shape.ts';
+import { Code } from '../rpc-status.ts';
 import type { Outcome } from './outcome.ts';
 
 export interface Candidate {
@@ -16,10 +18,8 @@ export interface Candidate {
 
 export type CandidateProtocol = 'rest' | 'grpc';
 
-export async function candidate(url: string, protocol: CandidateProtocol): Promise<Candidate> {
-  if (protocol === 'grpc') return new (await import('./candidate-grpc.ts')).GrpcCandidate(url);
-  return new (await import('./candidate-rest.ts')).RestCandidate(url);
-}
+/** Codes that say the target did not answer the call at all (it was away, too busy or too slow). */
+export const UNANSWERED: ReadonlySet<number> = new Set([Code.UNAVAILABLE, Code.DEADLINE_EXCEEDED, Code.CANCELLED]);
 
 /** A URL fit for a report or a log: any user and password left out. */
 export function safeUrl(url: string): string {

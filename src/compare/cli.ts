@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { candidate, type CandidateProtocol } from './candidate.ts';
+import type { CandidateProtocol } from './candidate.ts';
+import { openCandidate } from './open-candidate.ts';
 import { readCapture } from './capture.ts';
 import { comparePage } from './page.ts';
 import { replay } from './replay.ts';
@@ -53,7 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const urls = [values.a, values.b, values.c].filter((u): u is string => typeof u === 'string');
-  const targets = await Promise.all(urls.map((url) => candidate(url, protocol as CandidateProtocol)));
+  const targets = await Promise.all(urls.map((url) => openCandidate(url, protocol as CandidateProtocol)));
   try {
     const report = await replay(readCapture(capture), {
       targets,

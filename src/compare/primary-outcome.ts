@@ -6,7 +6,7 @@
 import { ApiError } from '../aip/errors.ts';
 import type { Json } from '../engine/shape.ts';
 import { Code, codeName } from '../rpc-status.ts';
-import { UNANSWERED } from './candidate-rest.ts';
+import { UNANSWERED } from './candidate.ts';
 import { detailTypeName, type Outcome } from './outcome.ts';
 
 export function answered(document: Json): Outcome {

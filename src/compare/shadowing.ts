@@ -6,7 +6,8 @@
  */
 import type { Registry } from 'prom-client';
 import type { Binding } from '../contract/bindings.ts';
-import { candidate as makeCandidate, type Candidate, type CandidateProtocol } from './candidate.ts';
+import type { Candidate, CandidateProtocol } from './candidate.ts';
+import { openCandidate as makeCandidate } from './open-candidate.ts';
 import { Capture } from './capture.ts';
 import { CompareMetrics } from './metrics.ts';
 import { ComparisonQueue } from './queue.ts';
