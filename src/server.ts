@@ -28,6 +28,7 @@ import { AccessLog } from './transport/rest/access-log.ts';
 import { lazyRequestLogger } from './transport/rest/request-logger.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
+import { policyStep } from './policy/policy.ts';
 import { Code } from './rpc-status.ts';
 import { adminServer, metricsRoute, observeHttp } from './observability/http-metrics.ts';
 import { openStore } from './store/open.ts';
@@ -124,11 +125,13 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const { served: bindings, reasons } = forMode(bindContract(services, registry.all()), config.mode);
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
+  // Authentication and authorization, between the transports and the runner: one step both protocols pass through.
+  const guarded = await policyStep(config, bindings, store, runner);
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
   // gRPC, gRPC-Web and Connect calls are answered by the gRPC adapter; everything else falls through to Fastify (REST, health, pass-through).
-  const rpcMethods = unaryMethods({ bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders });
+  const rpcMethods = unaryMethods({ bindings, unserved, unservedReasons, runner: guarded, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders });
   const rpcRoutes = (router: ConnectRouter) => {
     // A draining gateway reports NOT_SERVING, so a client's health watch moves it elsewhere before GOAWAY.
     healthRoutes(router, { registry: contract, ready: async () => !closing && (await ready()), services: rpcServices });
@@ -205,7 +208,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
       adminAddress = await admin!.listen({ port: config.adminPort!, host: config.adminHost ?? config.host });
     });
   }
-  await app.register(v2Routes, { bindings, unserved, unservedReasons, runner, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
+  await app.register(v2Routes, { bindings, unserved, unservedReasons, runner: guarded, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders });
   if (config.mode === 'translate') {
     const { v1PassThrough } = await import('./passthrough/plugin.ts');
     await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });

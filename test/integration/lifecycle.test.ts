@@ -121,10 +121,10 @@ describe('npm start (src/cli.ts)', () => {
     }
   });
 
-  it('warns at start that native mode does not verify tokens', async () => {
+  it('warns at start that native mode without an issuer verifies no token', async () => {
     const proc = run(['--port', '0', '--mode', 'native']);
     try {
-      await waitFor(() => proc.out().includes('v2gw listening') && proc.out().includes('does not verify bearer tokens'));
+      await waitFor(() => proc.out().includes('v2gw listening') && proc.out().includes('AUTHENTICATION IS OFF'));
       expect(proc.out()).toContain('"mode":"native"');
     } finally {
       proc.child.kill('SIGTERM');

@@ -49,6 +49,9 @@ describe('loadConfig defaults', () => {
       requestReceiveTimeoutMs: 60_000,
       shedEventLoopDelayMs: 1000,
       shedMaxRssBytes: 0,
+      authDisabled: false,
+      authGrantsCacheMs: 2000,
+      authJwksCooldownMs: 30_000,
     });
   });
 
@@ -83,6 +86,10 @@ describe('loadConfig from the environment', () => {
       V2GW_SHED_EVENT_LOOP_DELAY_MS: '250',
       V2GW_SHED_MAX_RSS_BYTES: '536870912',
       V2GW_ADMIN_PORT: '9091',
+      V2GW_IDENTITY: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbb',
+      V2GW_IDENTITY_TOKEN_FILE: '/var/run/secrets/tokens/platform',
+      V2GW_ISSUER_URL: 'https://issuer.example/',
+      V2GW_AUTH_GRANTS_CACHE_MS: '500',
     });
     expect(config).toEqual({
       v1Url: 'http://v1.internal:9000',
@@ -108,6 +115,12 @@ describe('loadConfig from the environment', () => {
       shedEventLoopDelayMs: 250,
       shedMaxRssBytes: 536_870_912,
       adminPort: 9091,
+      identity: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbb',
+      identityTokenFile: '/var/run/secrets/tokens/platform',
+      issuerUrl: 'https://issuer.example',
+      authDisabled: false,
+      authGrantsCacheMs: 500,
+      authJwksCooldownMs: 30_000,
     });
   });
 
