@@ -126,7 +126,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
   // Authentication and authorization, between the transports and the runner: one step both protocols pass through.
-  const guarded = await policyStep(config, bindings, store, runner);
+  const guarded = await policyStep(config, bindings, store, runner, { assumed: await assumedIdentity(config, log) });
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
@@ -264,6 +264,19 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
   return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
+}
+
+/** The workload identity the sidecar assumes (--identity), loaded only when one is configured. */
+async function assumedIdentity(config: GatewayConfig, log: FastifyBaseLogger) {
+  if (!config.identity || !config.identityTokenFile || !config.issuerUrl || !config.v1Url) return undefined;
+  const { IdentityToken } = await import('./identity/identity-token.ts');
+  return new IdentityToken({
+    identity: config.identity,
+    tokenFile: config.identityTokenFile,
+    issuerUrl: config.issuerUrl,
+    audience: config.v1Url,
+    onFailure: (message) => log.warn({ identity: config.identity }, `identity token: ${message}`),
+  });
 }
 
 function backendName(config: GatewayConfig): string {
