@@ -297,3 +297,27 @@ describe('loadConfig TLS', () => {
     expect(configError(() => tlsFiles({ tlsCert: certFile, tlsKey: join(dir, 'missing.key') })).message).toContain('--tls-key');
   });
 });
+
+describe('loadConfig: identity settings', () => {
+  const ISSUER = 'https://issuer.example';
+  it('takes --auth-issuer more than once, and a comma-separated V2GW_AUTH_ISSUER', () => {
+    const flags = loadConfig(['--mode', 'native', '--auth-issuer', ISSUER, '--auth-issuer', 'https://other.example/', '--auth-audience', 'https://api.example'], {});
+    expect(flags.authIssuer).toEqual([ISSUER, 'https://other.example']);
+    expect(loadConfig(['--mode', 'native'], { V2GW_AUTH_ISSUER: `${ISSUER}, https://other.example`, V2GW_AUTH_AUDIENCE: 'a' }).authIssuer).toEqual([ISSUER, 'https://other.example']);
+  });
+
+  it.each([
+    [['--mode', 'native', '--auth-issuer', ISSUER], 'go together'],
+    [['--auth-issuer', ISSUER, '--auth-audience', 'a'], 'for native mode'],
+    [['--mode', 'native', '--host', '0.0.0.0'], 'binds loopback only'],
+    [['--identity', 'a'.repeat(40), '--issuer-url', ISSUER], 'go together'],
+    [['--mode', 'native', '--identity', 'a'.repeat(40), '--issuer-url', ISSUER, '--identity-token-file', '/t'], 'for translate mode'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => loadConfig(argv, {})).toThrow(message);
+  });
+
+  it('lets native mode without an issuer bind beyond loopback only with --auth-disabled', () => {
+    expect(loadConfig(['--mode', 'native', '--host', '0.0.0.0', '--auth-disabled'], {}).authDisabled).toBe(true);
+    expect(loadConfig(['--mode', 'native', '--host', '::1'], {}).host).toBe('::1');
+  });
+});
