@@ -16,7 +16,7 @@ const ALICE = 'a'.repeat(40);
 const CAROL = 'e'.repeat(40);
 const DAVE = 'd'.repeat(40);
 
-describe('native mode authorizes (REST and gRPC)', () => {
+describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST and gRPC) [%s]', (mode) => {
   let issuer: RunningIssuer;
   let stack: ModeStack;
   let grpc: GrpcClient;
@@ -37,7 +37,7 @@ describe('native mode authorizes (REST and gRPC)', () => {
 
   beforeAll(async () => {
     issuer = await startIssuer();
-    stack = await startMode('native', { flags: ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE] });
+    stack = await startMode(mode, { flags: ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE] });
     grpc = new GrpcClient(stack.url);
     const created = await call(ALICE, 'POST', '/iam/v2beta1/groups', { body: { name: 'alice-org' } });
     expect(created.status).toBe(200);
