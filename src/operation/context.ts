@@ -22,7 +22,7 @@ export interface Caller {
 export interface RequestContext {
   /**
    * The Authorization header (REST) or metadata (gRPC) v1 calls carry: the caller's own, or
-   * the sidecar's identity token for a request that brought none (policy/identity-token.ts). '' when none.
+   * the sidecar's identity token for a request that brought none (identity/identity-token.ts). '' when none.
    */
   readonly authorization: string;
   /** The caller, once the policy step has read its token; undefined when it did not (or there is none). */

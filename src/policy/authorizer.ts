@@ -40,8 +40,8 @@ export class Authorizer {
     }
     const scope = rule.scopeOf(op);
     if (rule.unscoped) {
-      // An unscoped method that names no group (creating an organisation) needs a verified caller only.
-      if (scope === '') return undefined;
+      // Creating an organisation (an unscoped create that names no parent) needs a verified caller only.
+      if (scope === '' && op.kind === 'create') return undefined;
       if (this.#shared.has(scope) && op.kind === 'get') return undefined;
     }
     if (scope !== '' && holds(grants, scope, needed)) return undefined;

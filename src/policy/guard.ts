@@ -13,7 +13,9 @@
  * 4. then the runner; after a write, cached grants are dropped, and the
  *    creator of an organisation is bound to it as its owner.
  */
+import { ApiError } from '../aip/errors.ts';
 import type { Json } from '../engine/shape.ts';
+import { Code } from '../rpc-status.ts';
 import { identify, type RequestContext } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
 import type { Authorizer } from './authorizer.ts';
@@ -79,8 +81,10 @@ export class Guard implements Runner {
     const caller = await this.#options.verifier!.verify(ctx.authorization);
     identify(ctx, caller);
     const { authorizer } = this.#options;
+    if (!authorizer) return this.#inner.execute(op, ctx);
     const rule = this.#options.rules.of(op);
-    if (!authorizer || !rule) return this.#inner.execute(op, ctx);
+    // Every served method has a rule; one without is refused rather than run unchecked.
+    if (!rule) throw new ApiError(Code.PERMISSION_DENIED, 'the method has no authorization rule');
     const visible = await authorizer.check(rule, op, caller);
     if (visible) identify(ctx, caller, ctx.authorization, visible);
     const answer = await this.#inner.execute(op, ctx);
