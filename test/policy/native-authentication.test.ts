@@ -62,6 +62,27 @@ describe('native mode authenticates (REST and gRPC)', () => {
     expect(failure.code).toBe(16);
   });
 
+  it('judges Connect and gRPC-Web calls alike', async () => {
+    const connect = (token: string | null) => fetch(`${stack.url}/${GROUPS}/ListGroups`, {
+      method: 'POST', body: '{}',
+      headers: { 'content-type': 'application/json', 'connect-protocol-version': '1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    const refused = await connect(bad.forged);
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([401, 'unauthenticated']);
+    expect((await connect(good)).status).toBe(200);
+    const grpcWeb = async (token: string | null) => {
+      const answer = await fetch(`${stack.url}/${GROUPS}/ListGroups`, {
+        method: 'POST', body: new Uint8Array(5),
+        headers: { 'content-type': 'application/grpc-web+proto', 'x-grpc-web': '1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+      const body = Buffer.from(await answer.arrayBuffer()).toString('latin1');
+      return answer.headers.get('grpc-status') ?? /grpc-status:\s*(\d+)/.exec(body)?.[1];
+    };
+    expect(await grpcWeb(null)).toBe('16');
+    expect(await grpcWeb(bad.algNone)).toBe('16');
+    expect(await grpcWeb(good)).toBe('0');
+  });
+
   it('accepts a token signed by a rotated key, once the cooldown lets the keys be fetched again', async () => {
     expect((await listAs(good)).status).toBe(200);
     await issuer.api.keys.rotate();
