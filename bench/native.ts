@@ -11,7 +11,11 @@
  *
  * - List: `GET /iam/v2beta1/groups?uidp.children_of=<org>&page_size=50` (the first page);
  * - List deep: the same query with a page token from the middle of the walk (keyset resume);
- * - Get: `GET /iam/v2beta1/groups/<uid>`.
+ * - Get: `GET /iam/v2beta1/groups/<uid>`;
+ * - Get, verified and authorized: the same Get from a gateway started with
+ *   `--auth-issuer` (the emulator's issuer, in this process) and a signed API
+ *   token whose identity owns the organisation, so the run shows what
+ *   authentication and authorization cost a request beside the Get without them.
  *
  * Reported: req/s, p50/p99 from each response's own timing, and the gateway
  * process's CPU per request (from /proc). PostgreSQL's own CPU is not counted.
@@ -26,6 +30,9 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { seedNative } from './lib/native-seed.ts';
+import { startIssuer } from '../src/emulator/issuer/index.ts';
+import { openStore } from '../src/store/open.ts';
+import { StoreGrants, ownerRoleUid } from '../src/policy/store-grants.ts';
 
 const AUTH = { authorization: 'Bearer bench' };
 const GATEWAY = new URL('./gateway-process.ts', import.meta.url).pathname;
@@ -124,11 +131,11 @@ interface Result {
   non200: number;
 }
 
-function run(url: string, seconds: number): Promise<{ responses: number; seconds: number; samples: number[]; non200: number }> {
+function run(url: string, seconds: number, headers: Record<string, string>): Promise<{ responses: number; seconds: number; samples: number[]; non200: number }> {
   return new Promise((resolve, reject) => {
     const samples: number[] = [];
     let non200 = 0;
-    const instance = autocannon({ url, headers: AUTH, connections, duration: seconds }, (error, result) => {
+    const instance = autocannon({ url, headers, connections, duration: seconds }, (error, result) => {
       if (error) reject(error);
       else resolve({ responses: samples.length, seconds: result.duration, samples, non200: non200 + result.errors + result.timeouts });
     });
@@ -139,12 +146,12 @@ function run(url: string, seconds: number): Promise<{ responses: number; seconds
   });
 }
 
-async function measure(engine: string, scenario: string, url: string, pid: number): Promise<Result> {
-  const probe = await fetch(url, { headers: AUTH });
+async function measure(engine: string, scenario: string, url: string, pid: number, headers: Record<string, string> = AUTH): Promise<Result> {
+  const probe = await fetch(url, { headers });
   if (probe.status !== 200) throw new Error(`${scenario}: ${url} answered ${probe.status}: ${await probe.text()}`);
-  if (warmup > 0) await run(url, warmup);
+  if (warmup > 0) await run(url, warmup, headers);
   const before = cpuSeconds(pid);
-  const m = await run(url, duration);
+  const m = await run(url, duration, headers);
   const cpu = cpuSeconds(pid) - before;
   const sorted = Float64Array.from(m.samples).sort();
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -163,12 +170,19 @@ async function stop(child: ChildProcess): Promise<void> {
 
 const results: Result[] = [];
 const TOKEN_KEY = 'bench-page-token-key-0123456789';
+// The verified scenario's issuer and caller: an identity that owns the benchmark's organisation.
+const issuer = await startIssuer();
+const AUDIENCE = 'https://api.v2gw.bench';
+const CALLER = 'b'.repeat(40);
+const verified = { authorization: `Bearer ${await issuer.apiToken(CALLER, AUDIENCE)}` };
 for (const engine of engines) {
   const where = await place(engine);
   const args = [engine === 'sqlite' ? '--data-dir' : '--store', where.location, '--page-token-key', TOKEN_KEY];
   try {
     process.stderr.write(`bench: ${engine}: seeding ${groupCount} groups\n`);
     const { org, group } = await seedNative(where.location, groupCount);
+    const store = await openStore(where.location);
+    await new StoreGrants(store).bind(org, CALLER, ownerRoleUid()).finally(() => store.close());
     await where.settle();
     const list = (base: string) => `${base}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`;
     // A token from halfway through the walk (the key is shared, so any process accepts it):
@@ -183,16 +197,18 @@ for (const engine of engines) {
     } finally {
       await stop(walker.child);
     }
-    const scenarios: [string, (base: string) => string][] = [
-      ['List (first page of 50)', list],
-      ['List (page of 50 from a mid-walk token)', (base) => `${list(base)}&page_token=${token}`],
-      ['Get group', (base) => `${base}/iam/v2beta1/groups/${group}`],
+    const get = (base: string) => `${base}/iam/v2beta1/groups/${group}`;
+    const scenarios: [string, (base: string) => string, string[], Record<string, string>][] = [
+      ['List (first page of 50)', list, [], AUTH],
+      ['List (page of 50 from a mid-walk token)', (base) => `${list(base)}&page_token=${token}`, [], AUTH],
+      ['Get group', get, [], AUTH],
+      ['Get group, verified + authorized', get, ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE], verified],
     ];
     // A fresh gateway per scenario, as bench/run.ts does: one scenario's heap must not tax the next.
-    for (const [name, url] of scenarios) {
-      const gateway = await startGateway(args);
+    for (const [name, url, extra, headers] of scenarios) {
+      const gateway = await startGateway([...args, ...extra]);
       try {
-        results.push(await measure(engine, name, url(gateway.url), gateway.child.pid!));
+        results.push(await measure(engine, name, url(gateway.url), gateway.child.pid!, headers));
       } finally {
         await stop(gateway.child);
       }
@@ -207,6 +223,11 @@ const rows = [['engine', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'gw CPU µs/re
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
 const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
 process.stdout.write(`\n${[line(rows[0]!), `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.slice(1).map(line)].join('\n')}\n`);
+await issuer.close();
+for (const engine of engines) {
+  const cost = (name: string) => results.find((r) => r.engine === engine && r.scenario === name)?.gatewayCpuUsPerReq ?? Number.NaN;
+  process.stdout.write(`\n${engine}: verification + authorization cost ${(cost('Get group, verified + authorized') - cost('Get group')).toFixed(0)} µs of gateway CPU per Get`);
+}
 process.stdout.write(`\n${groupCount} groups, ${connections} connections, ${duration} s per scenario after ${warmup} s of warm-up, Node ${process.version}\n`);
 if (flags.json) writeFileSync(flags.json, JSON.stringify({ groups: groupCount, connections, duration, warmup, results }, null, 2));
 const failed = results.filter((r) => r.non200 > 0);

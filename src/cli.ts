@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, usage, type Config } from './config.ts';
 import { buildGateway } from './server.ts';
 import { startupSummary } from './startup.ts';
 import type { RunningEmulator } from './emulator/v1/index.ts';
+import type { RunningIssuer } from './emulator/issuer/index.ts';
 import { VERSION } from './version.ts';
 
 function configOrExit(): Config {
@@ -32,11 +33,15 @@ function configOrExit(): Config {
 async function main(): Promise<void> {
   const config = configOrExit();
   let emulator: RunningEmulator | undefined;
+  let issuer: RunningIssuer | undefined;
   // Translate mode without a v1 URL is the demo: an in-process v1 emulator. Native mode has no v1 at all.
   // Imported only then: a gateway in front of a real v1 holds none of the emulator's code.
   if (config.mode === 'translate' && !config.v1Url) {
     const { startEmulator } = await import('./emulator/v1/index.ts');
     emulator = await startEmulator({ seed: 'demo', port: 0, host: '127.0.0.1' });
+    const { startIssuer } = await import('./emulator/issuer/index.ts');
+    issuer = await startIssuer({ host: '127.0.0.1' });
+    issuer.identities.set(DEMO_WORKLOAD.identity, { issuer: issuer.platform.url, subject: DEMO_WORKLOAD.subject });
   }
   const v1Url = config.mode === 'translate' ? (config.v1Url ?? emulator!.url) : undefined;
   const app = await buildGateway({ ...config, v1Url });
@@ -61,6 +66,7 @@ async function main(): Promise<void> {
         `  grpcurl -plaintext -H 'authorization: Bearer demo' -d '{"uidp": {"descendantsOf": "${org}"}}' ${address.replace(/^https?:\/\//, '')} chainguard.platform.iam.v2beta1.GroupsService/ListGroups\n\n`,
     );
   }
+  if (issuer) process.stdout.write(nativeDemo(issuer.url));
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -69,10 +75,28 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: draining in-flight requests');
     await app.close();
     await emulator?.close();
+    await issuer?.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** The demo issuer's workload identity: a platform token for `subject` may assume it at the STS. */
+const DEMO_WORKLOAD = { identity: 'd3e0a1c2b4f5960718293a4b5c6d7e8f90a1b2c3', subject: 'demo-workload' };
+
+/** How to run a native gateway that authenticates against the demo's issuer, and get it a token. */
+function nativeDemo(issuerUrl: string): string {
+  const api = 'http://127.0.0.1:8081';
+  return (
+    `A token issuer runs at ${issuerUrl} (OIDC discovery, JWKS, STS exchange; a test platform issuer under /platform).\n` +
+    `A native gateway that verifies tokens against it (run it in another terminal while this one serves):\n\n` +
+    `  npm start -- --mode native --port 8081 --auth-issuer ${issuerUrl} --auth-audience ${api}\n\n` +
+    `A token for it: a platform token for the demo workload, exchanged for an API token for identity ${DEMO_WORKLOAD.identity}:\n\n` +
+    `  P=$(curl -s '${issuerUrl}/platform/token?sub=${DEMO_WORKLOAD.subject}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')\n` +
+    `  T=$(curl -s -H "Authorization: Bearer $P" '${issuerUrl}/sts/exchange?aud=${encodeURIComponent(api)}&identity=${DEMO_WORKLOAD.identity}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')\n` +
+    `  curl -s -X POST -H "Authorization: Bearer $T" ${api}/iam/v2beta1/groups -d '{"name": "my-org"}'   # you own the organisation you create\n\n`
+  );
 }
 
 main().catch((error: unknown) => {

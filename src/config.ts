@@ -18,6 +18,8 @@ const wholeNumber = z.union([z.number(), z.string().regex(/^\d{1,15}$/, 'must be
   .transform(Number)
   .pipe(z.number().int());
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((url) => url.replace(/\/+$/, ''));
+
 export const OPTIONS = {
   mode: { flag: 'mode', env: 'V2GW_MODE', schema: z.enum(['translate', 'native'], { error: 'must be translate or native' }).default('translate'), help: 'translate: serve v2 over a v1 backend. native: serve v2 from the gateway\'s own store alone, with no v1 backend.' },
   dataDir: { flag: 'data-dir', env: 'V2GW_DATA_DIR', schema: z.string().min(1).optional(), help: 'Directory of the embedded store (SQLite), created if absent; survives restarts. Unset (and no --store): an in-memory store, lost on restart.' },
@@ -60,6 +62,15 @@ export const OPTIONS = {
   compareRetryMs: { flag: 'compare-retry-ms', env: 'V2GW_COMPARE_RETRY_MS', schema: wholeNumber.pipe(z.number().min(0)).default(250), help: 'Back-off before a differing answer is read again; one that then agrees counts as transient. 0: never read again.' },
   compareSamples: { flag: 'compare-samples', env: 'V2GW_COMPARE_SAMPLES', schema: wholeNumber.pipe(z.number().min(0)).default(20), help: 'Differing pairs the report keeps per method (requests with credentials redacted; the answers as given). 0: none.' },
   capture: { flag: 'capture', env: 'V2GW_CAPTURE', schema: z.string().min(1).optional(), help: 'Append each v2 call to this file as a JSON line (method, request message, protocol; credentials redacted), for `npm run compare`.' },
+  // Identity (docs/identity.md): native mode's authentication and authorization, and the sidecar's workload identity.
+  authIssuer: { flag: 'auth-issuer', env: 'V2GW_AUTH_ISSUER', multiple: true, schema: z.array(httpUrl).optional(), help: 'Native mode: an OIDC issuer whose bearer tokens are accepted (repeatable; the environment variable takes a comma-separated list). Tokens are verified against its published keys, and callers are authorized by their role bindings.' },
+  authAudience: { flag: 'auth-audience', env: 'V2GW_AUTH_AUDIENCE', schema: z.string().min(1).optional(), help: 'Native mode: the audience (`aud`) accepted tokens must name: this API\'s URL. Required with --auth-issuer.' },
+  authDisabled: { flag: 'auth-disabled', env: 'V2GW_AUTH_DISABLED', switch: true, schema: bool.default(false), help: 'Native mode without --auth-issuer: serve any caller on a host that is not loopback. Without it such a gateway refuses to start.' },
+  authGrantsCacheMs: { flag: 'auth-grants-cache-ms', env: 'V2GW_AUTH_GRANTS_CACHE_MS', schema: wholeNumber.pipe(z.number().min(0).max(60_000)).default(2000), help: 'Native mode with --auth-issuer: how long a caller\'s capabilities, read from its role bindings, are reused; writes through this process drop them at once. 0: read on every request.' },
+  authJwksCooldownMs: { flag: 'auth-jwks-cooldown-ms', env: 'V2GW_AUTH_JWKS_COOLDOWN_MS', schema: wholeNumber.pipe(z.number().min(0)).default(30_000), help: 'Native mode with --auth-issuer: after fetching an issuer\'s keys, how long before a token naming an unknown key may cause another fetch (a rotated key is accepted after at most this long; forged key ids cannot hammer the issuer).' },
+  identity: { flag: 'identity', env: 'V2GW_IDENTITY', schema: z.string().regex(/^[0-9a-f]{40}(\/[0-9a-f]{16})*$/, 'must be an identity uid').optional(), help: 'Translate mode: the uid of the identity this gateway assumes for requests that bring no token of their own (needs --identity-token-file and --issuer-url).' },
+  identityTokenFile: { flag: 'identity-token-file', env: 'V2GW_IDENTITY_TOKEN_FILE', schema: z.string().min(1).optional(), help: 'The workload\'s platform token (e.g. a projected Kubernetes service-account token), read afresh for every exchange.' },
+  issuerUrl: { flag: 'issuer-url', env: 'V2GW_ISSUER_URL', schema: httpUrl.optional(), help: 'The issuer whose STS (`/sts/exchange`) exchanges the platform token for an API token of --identity.' },
 } as const;
 
 type Options = typeof OPTIONS;
@@ -71,14 +82,15 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   const { values } = parseArgs({
     args: [...argv],
     options: Object.fromEntries(
-      Object.values(OPTIONS).map((o) => [o.flag, { type: 'switch' in o ? 'boolean' : 'string' }] as const),
+      Object.values(OPTIONS).map((o) => [o.flag, { type: 'switch' in o ? 'boolean' : 'string', multiple: 'multiple' in o }] as const),
     ),
     strict: true,
     allowPositionals: false,
   });
   const raw: Record<string, unknown> = {};
   for (const [key, option] of Object.entries(OPTIONS)) {
-    const value = values[option.flag] ?? env[option.env];
+    const fromEnv = env[option.env];
+    const value = values[option.flag] ?? ('multiple' in option && fromEnv ? fromEnv.split(',').map((v) => v.trim()).filter(Boolean) : fromEnv);
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const shape = Object.fromEntries(Object.entries(OPTIONS).map(([key, o]) => [key, o.schema]));
@@ -97,6 +109,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   if (!config.tlsCert !== !config.tlsKey) {
     throw new ConfigError('--tls-cert / V2GW_TLS_CERT and --tls-key / V2GW_TLS_KEY go together: set both to serve TLS, or neither');
   }
+  identityRules(config);
   if (!config.pageTokenKey && config.pageTokenKeyFile) {
     try {
       config.pageTokenKey = readFileSync(config.pageTokenKeyFile, 'utf8').trim();
@@ -106,6 +119,32 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     if (config.pageTokenKey.length < 16) throw new ConfigError('the page-token key file must hold at least 16 characters');
   }
   return config;
+}
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+/** The identity flags go together, each in its mode; a native gateway open to all must say so. */
+function identityRules(config: Config): void {
+  const issuers = config.authIssuer ?? [];
+  if (issuers.length > 0 !== !!config.authAudience) {
+    throw new ConfigError('--auth-issuer / V2GW_AUTH_ISSUER and --auth-audience / V2GW_AUTH_AUDIENCE go together: tokens are verified against an issuer for an audience');
+  }
+  if (issuers.length > 0 && config.mode !== 'native') {
+    throw new ConfigError('--auth-issuer / V2GW_AUTH_ISSUER is for native mode: in translate mode v1 judges every token');
+  }
+  if (issuers.length > 0 && config.authDisabled) throw new ConfigError('--auth-disabled / V2GW_AUTH_DISABLED contradicts --auth-issuer / V2GW_AUTH_ISSUER');
+  if (config.mode === 'native' && issuers.length === 0 && !config.authDisabled && !isLoopback(config.host)) {
+    throw new ConfigError(`native mode without --auth-issuer serves every caller as anyone: it binds loopback only (not --host ${config.host}) unless --auth-disabled / V2GW_AUTH_DISABLED says that is meant`);
+  }
+  const sidecar = [config.identity, config.identityTokenFile, config.issuerUrl].filter((v) => v !== undefined).length;
+  if (sidecar !== 0 && sidecar !== 3) {
+    throw new ConfigError('--identity, --identity-token-file and --issuer-url (V2GW_IDENTITY, V2GW_IDENTITY_TOKEN_FILE, V2GW_ISSUER_URL) go together: the identity, the platform token to present, and the STS to present it to');
+  }
+  if (sidecar === 3 && config.mode !== 'translate') throw new ConfigError('--identity is for translate mode: native mode calls no v1 to present a token to');
 }
 
 /** Where the store lives, as `openStore` takes it: the PostgreSQL URL, the data directory, or in memory. */

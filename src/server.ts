@@ -28,6 +28,7 @@ import { AccessLog } from './transport/rest/access-log.ts';
 import { lazyRequestLogger } from './transport/rest/request-logger.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
+import { policyStep } from './policy/policy.ts';
 import { Code } from './rpc-status.ts';
 import { adminServer } from './transport/rest/admin-listener.ts';
 import { metricsRoute, observeHttp } from './transport/rest/http-metrics.ts';
@@ -125,11 +126,14 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const { served: bindings, reasons } = forMode(bindContract(services, registry.all()), config.mode);
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
-  // Side-by-side comparison and capture (src/compare): a runner in front of the runner, loaded only when asked for.
+  // Authentication and authorization, between the transports and the runner: one step both protocols pass through.
+  const guarded = await policyStep(config, bindings, store, runner, { assumed: await assumedIdentity(config, log) });
+  // Side-by-side comparison and capture (src/compare) in front of that, loaded only when asked for: a call the
+  // policy refuses is compared too (one side denying what the other serves is a difference of access).
   const shadowing = config.compareWith || config.capture
     ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry)
     : undefined;
-  const api = shadowing ? shadowing.wrap(runner, bindings, config.requestTimeoutMs) : runner;
+  const api = shadowing ? shadowing.wrap(guarded, bindings, config.requestTimeoutMs) : guarded;
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
@@ -289,6 +293,19 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     registry,
   });
   return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
+}
+
+/** The workload identity the sidecar assumes (--identity), loaded only when one is configured. */
+async function assumedIdentity(config: GatewayConfig, log: FastifyBaseLogger) {
+  if (!config.identity || !config.identityTokenFile || !config.issuerUrl || !config.v1Url) return undefined;
+  const { IdentityToken } = await import('./identity/identity-token.ts');
+  return new IdentityToken({
+    identity: config.identity,
+    tokenFile: config.identityTokenFile,
+    issuerUrl: config.issuerUrl,
+    audience: config.v1Url,
+    onFailure: (message) => log.warn({ identity: config.identity }, `identity token: ${message}`),
+  });
 }
 
 function backendName(config: GatewayConfig): string {

@@ -50,10 +50,14 @@ export function startupSummary(config: Config, facts: StartupFacts): StartupSumm
   const warnings: string[] = [];
   // A deployment that forgot V2GW_V1_URL must not pass for a working one unnoticed.
   if (facts.emulator) warnings.push('no --v1-url / V2GW_V1_URL: serving an in-process v1 emulator with DEMO data, not a real backend');
-  if (config.mode === 'native') {
-    warnings.push('native mode does not verify bearer tokens (there is no v1 to judge them): any caller that reaches this port is served; keep it on loopback or behind an authenticating proxy');
+  if (config.mode === 'native' && (config.authIssuer ?? []).length > 0) {
+    fields.auth = `bearer tokens verified against ${config.authIssuer!.join(', ')} for audience ${config.authAudience}; callers authorized by their role bindings`;
+  }
+  if (config.mode === 'native' && (config.authIssuer ?? []).length === 0) {
+    warnings.push(`AUTHENTICATION IS OFF: native mode without --auth-issuer verifies no token and authorizes nothing: any caller that reaches this port may read, change and delete everything${config.authDisabled ? ` (--auth-disabled: served on ${config.host})` : '; it binds loopback only'}. Set --auth-issuer and --auth-audience to verify tokens`);
     if (config.v1Url) warnings.push('--v1-url / V2GW_V1_URL is ignored in native mode: there is no v1 backend');
   }
+  if (config.identity) fields.identity = `requests without a token act as identity ${config.identity}, exchanged at ${config.issuerUrl}/sts/exchange`;
   if (!config.dataDir && !config.store) warnings.push('no --data-dir or --store: the store is in memory, so everything it keeps is lost when the process ends');
   return { fields, warnings };
 }

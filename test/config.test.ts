@@ -61,6 +61,9 @@ describe('loadConfig defaults', () => {
       compareRetryMs: 250,
       compareSamples: 20,
       capture: undefined,
+      authDisabled: false,
+      authGrantsCacheMs: 2000,
+      authJwksCooldownMs: 30_000,
     });
   });
 
@@ -107,6 +110,10 @@ describe('loadConfig from the environment', () => {
       V2GW_COMPARE_RETRY_MS: '0',
       V2GW_COMPARE_SAMPLES: '3',
       V2GW_CAPTURE: '/tmp/calls.jsonl',
+      V2GW_IDENTITY: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbb',
+      V2GW_IDENTITY_TOKEN_FILE: '/var/run/secrets/tokens/platform',
+      V2GW_ISSUER_URL: 'https://issuer.example/',
+      V2GW_AUTH_GRANTS_CACHE_MS: '500',
     });
     expect(config).toEqual({
       v1Url: 'http://v1.internal:9000',
@@ -144,6 +151,12 @@ describe('loadConfig from the environment', () => {
       compareRetryMs: 0,
       compareSamples: 3,
       capture: '/tmp/calls.jsonl',
+      identity: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbb',
+      identityTokenFile: '/var/run/secrets/tokens/platform',
+      issuerUrl: 'https://issuer.example',
+      authDisabled: false,
+      authGrantsCacheMs: 500,
+      authJwksCooldownMs: 30_000,
     });
   });
 
@@ -329,5 +342,29 @@ describe('loadConfig TLS', () => {
     expect(files?.cert.toString()).toBe('CERT');
     expect(files?.key.toString()).toBe('KEY');
     expect(configError(() => tlsFiles({ tlsCert: certFile, tlsKey: join(dir, 'missing.key') })).message).toContain('--tls-key');
+  });
+});
+
+describe('loadConfig: identity settings', () => {
+  const ISSUER = 'https://issuer.example';
+  it('takes --auth-issuer more than once, and a comma-separated V2GW_AUTH_ISSUER', () => {
+    const flags = loadConfig(['--mode', 'native', '--auth-issuer', ISSUER, '--auth-issuer', 'https://other.example/', '--auth-audience', 'https://api.example'], {});
+    expect(flags.authIssuer).toEqual([ISSUER, 'https://other.example']);
+    expect(loadConfig(['--mode', 'native'], { V2GW_AUTH_ISSUER: `${ISSUER}, https://other.example`, V2GW_AUTH_AUDIENCE: 'a' }).authIssuer).toEqual([ISSUER, 'https://other.example']);
+  });
+
+  it.each([
+    [['--mode', 'native', '--auth-issuer', ISSUER], 'go together'],
+    [['--auth-issuer', ISSUER, '--auth-audience', 'a'], 'for native mode'],
+    [['--mode', 'native', '--host', '0.0.0.0'], 'binds loopback only'],
+    [['--identity', 'a'.repeat(40), '--issuer-url', ISSUER], 'go together'],
+    [['--mode', 'native', '--identity', 'a'.repeat(40), '--issuer-url', ISSUER, '--identity-token-file', '/t'], 'for translate mode'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => loadConfig(argv, {})).toThrow(message);
+  });
+
+  it('lets native mode without an issuer bind beyond loopback only with --auth-disabled', () => {
+    expect(loadConfig(['--mode', 'native', '--host', '0.0.0.0', '--auth-disabled'], {}).authDisabled).toBe(true);
+    expect(loadConfig(['--mode', 'native', '--host', '::1'], {}).host).toBe('::1');
   });
 });

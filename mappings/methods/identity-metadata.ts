@@ -7,17 +7,18 @@
  * taken for the one call and never kept (the contract's "not persisted").
  *
  * v1 has no identity metadata, so the store keeps it in both modes: one row
- * per identity (its uid, the identity v1's in translate mode), gone with the identity, and takes the
- * caller's identity from the token's `sub` — unverified, as native mode
- * verifies no token for any call: naming another identity there grants
- * nothing UpdateIdentity would not.
+ * per identity (its uid; the identity v1's in translate mode), gone with the
+ * identity. The caller's identity is the request's caller (policy/guard.ts):
+ * the verified token's `sub` when issuers are configured; otherwise (translate
+ * mode, where v1 judges the token, or native mode for local use) the token's
+ * unverified `sub`.
  */
 import { contract } from '../../src/contract/registry.ts';
 import { contractFields } from '../../src/contract/fields.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import { isObject, readUpdate, type Json } from '../../src/engine/shape.ts';
 import { applyUpdate } from '../../src/native/update.ts';
-import { claimString, unverifiedClaims } from '../../src/operation/caller-claims.ts';
+import { claimString } from '../../src/policy/unverified-claims.ts';
 import { unauthenticated } from '../../src/aip/errors.ts';
 
 /** The store's kind for the rows; the identities mapping declares it kept and cascades its deletes to it. */
@@ -28,9 +29,9 @@ const NOT_KEPT = 'hubspotUtk';
 
 export const updateIdentityMetadata: CustomMethod = {
   async native(request, access, ctx) {
-    const claims = unverifiedClaims(ctx.authorization);
-    const uid = claimString(claims, 'sub');
-    if (!uid) throw unauthenticated("the bearer token names no identity (it has no 'sub' claim)");
+    const caller = ctx.caller;
+    if (!caller?.subject) throw unauthenticated("the bearer token names no identity (it is no JWT with a 'sub' claim)");
+    const { claims, subject: uid } = caller;
     // The caller's own identity must be registered: NOT_FOUND otherwise, as for any identity.
     const identity = await access.get('identities', uid);
     const body = isObject(request.identityMetadata) ? request.identityMetadata : {};

@@ -47,6 +47,8 @@ export interface ApiErrorOptions {
    * (v1's own errors), which the gateway passes on unchanged. The gateway's own messages are prefixed.
    */
   verbatim?: boolean;
+  /** ErrorInfo's reason, where the code's name alone would not say what went wrong (upper snake case). */
+  reason?: string;
 }
 
 export class ApiError extends Error {
@@ -55,6 +57,8 @@ export class ApiError extends Error {
   readonly details: Detail[];
   /** Extra ErrorInfo metadata (string values only, per google.rpc.ErrorInfo). */
   readonly metadata: Record<string, string> | undefined;
+  /** ErrorInfo's reason; the code's name when unset. */
+  readonly reason: string | undefined;
 
   constructor(code: CodeNumber, message: string, details: Detail[] = [], metadata?: Record<string, string>, options: ApiErrorOptions = {}) {
     const prefix = options.verbatim ? '' : (MESSAGE_PREFIX[code] ?? '');
@@ -71,6 +75,7 @@ export class ApiError extends Error {
     this.code = code;
     this.details = details;
     this.metadata = metadata;
+    this.reason = options.reason;
   }
 
   get httpStatus(): number {
@@ -204,7 +209,7 @@ function boundedDetail<T>(value: T): T {
  * one) first, then the typed details; the message and every detail string bounded (boundedText).
  */
 export function toAipBody(error: ApiError, domain: string, requestId?: string): AipErrorBody {
-  const errorInfo: Detail = { '@type': `${TYPE_PREFIX}ErrorInfo`, reason: codeName(error.code), domain };
+  const errorInfo: Detail = { '@type': `${TYPE_PREFIX}ErrorInfo`, reason: error.reason ?? codeName(error.code), domain };
   const metadata = { ...error.metadata, ...(requestId === undefined ? {} : { requestId }) };
   if (Object.keys(metadata).length > 0) errorInfo.metadata = metadata;
   const rest = error.details.filter((d) => d['@type'] !== errorInfo['@type']);

@@ -135,11 +135,13 @@ export class NativeBackend implements BackendPort {
     return true;
   }
 
-  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, _ctx: RequestContext): Promise<Page> {
+  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext): Promise<Page> {
     const plan = planFilters(mapping, filters.canonical);
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
-    const window = { kind: mapping.name, filters: plan.store, order: stored, skip: params.skip, limit: params.pageSize, ...(after ? { after } : {}) };
+    // Authorization's narrowing (policy/authorizer.ts): only the rows the caller may see, counted as such.
+    const visible = ctx.visibleWithin ? [...plan.store, { field: 'uid', op: 'within' as const, value: ctx.visibleWithin }] : plan.store;
+    const window = { kind: mapping.name, filters: visible, order: stored, skip: params.skip, limit: params.pageSize, ...(after ? { after } : {}) };
     const result = plan.residual ? await this.#listFiltered(window, plan.residual) : await this.#store.resources.list(window);
     const skipped = (cursor?.skipped ?? 0) + params.skip;
 

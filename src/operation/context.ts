@@ -9,9 +9,26 @@ import { Code } from '../rpc-status.ts';
 import type { TraceSpan } from '../observability/tracing.ts';
 import { Cancellation, type CancelSignal } from '../cancellation.ts';
 
+/** Who is calling, as the policy step read it from the bearer token. */
+export interface Caller {
+  /** The token's `sub`: in native mode with an issuer, the identity's uid. */
+  readonly subject: string;
+  readonly issuer: string;
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** False only where no issuer is configured (native mode for local use): then the claims are the caller's say-so. */
+  readonly verified: boolean;
+}
+
 export interface RequestContext {
-  /** The caller's Authorization header (REST) or metadata (gRPC), forwarded to v1. */
+  /**
+   * The Authorization header (REST) or metadata (gRPC) v1 calls carry: the caller's own, or
+   * the sidecar's identity token for a request that brought none (identity/identity-token.ts). '' when none.
+   */
   readonly authorization: string;
+  /** The caller, once the policy step has read its token; undefined when it did not (or there is none). */
+  readonly caller: Caller | undefined;
+  /** Set by authorization for a List: only rows within these uids are the caller's to see ('' = the flat, shared rows). */
+  readonly visibleWithin: readonly string[] | undefined;
   readonly requestId: string;
   /** Epoch milliseconds by which the whole request must be answered. */
   readonly deadline: number;
@@ -42,7 +59,9 @@ export interface ContextInput {
  * not a closure per thing to undo. Its own members are private, so they are in no listing of it.
  */
 class ContextOfRequest implements RequestContext {
-  readonly authorization: string;
+  authorization: string;
+  caller: Caller | undefined = undefined;
+  visibleWithin: readonly string[] | undefined = undefined;
   readonly requestId: string;
   readonly deadline: number;
   readonly signal = new Cancellation();
@@ -118,6 +137,15 @@ export function requestContext(input: ContextInput): RequestContext {
 /** Releases the request's deadline timer and caller listener once its answer is on its way. */
 export function finish(ctx: RequestContext): void {
   if (ctx instanceof ContextOfRequest) ctx.finish();
+}
+
+/** The policy step's reading of the caller: who it is, and the header v1 calls carry for it. */
+export function identify(ctx: RequestContext, caller: Caller | undefined, authorization = ctx.authorization, visibleWithin?: readonly string[]): void {
+  // Fails closed: a List's visibility that could not be recorded must not serve everything.
+  if (!(ctx instanceof ContextOfRequest)) throw new Error('identify: not a context made by requestContext()');
+  ctx.caller = caller;
+  ctx.authorization = authorization;
+  ctx.visibleWithin = visibleWithin;
 }
 
 /**

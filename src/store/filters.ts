@@ -58,6 +58,13 @@ export function filterCondition(d: Dialect, filter: StoreFilter, columnRef: Colu
     }
     case 'descendantOf':
       return startsWithSlash(expr('lower'), expr('upper'), stringValue(filter));
+    case 'within': {
+      if (!Array.isArray(filter.value)) throw new TypeError(`store: filter within on ${filter.field} needs a list`);
+      const terms = filter.value.map((value) => value === ''
+        ? sql<boolean>`${columnRef('parent', 'point')} = ''`
+        : sql<boolean>`(${expr('point')} = ${value} or ${startsWithSlash(expr('lower'), expr('upper'), value)})`);
+      return terms.length === 0 ? NONE : sql<boolean>`(${sql.join(terms, sql` or `)})`;
+    }
     case 'childOf': {
       const parent = stringValue(filter);
       // The parent column is the uid's parent (contract), and (kind, parent) is indexed.

@@ -23,7 +23,9 @@ export interface StoredResource {
   updateTime: string;
 }
 
-export type StoreFilterOp = 'eq' | 'in' | 'descendantOf' | 'childOf' | 'ancestorOf' | 'inRoot' | 'gte' | 'contains';
+export type StoreFilterOp = 'eq' | 'in' | 'descendantOf' | 'childOf' | 'ancestorOf' | 'inRoot' | 'gte' | 'contains'
+  /** The uid is one of the values or descends from one; '' among them takes in the flat rows (parent ''), e.g. built-in roles. */
+  | 'within';
 
 export interface StoreFilter {
   /** A v2 path into the body (`name`, `claimMatch.issuer`); `uid`, `parent`, `createTime`, `updateTime` are columns. */

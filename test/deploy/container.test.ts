@@ -150,7 +150,8 @@ describe('src/healthcheck.ts', () => {
 
   it('passes for a gateway on any V2GW_PORT and V2GW_HOST, and fails where none answers', async () => {
     const port = await freePort();
-    const env = { V2GW_PORT: String(port), V2GW_HOST: '0.0.0.0', V2GW_MODE: 'native', V2GW_LOG_LEVEL: 'info' };
+    // Native mode off loopback with no issuer must say it is meant (--auth-disabled).
+    const env = { V2GW_PORT: String(port), V2GW_HOST: '0.0.0.0', V2GW_MODE: 'native', V2GW_AUTH_DISABLED: 'true', V2GW_LOG_LEVEL: 'info' };
     expect(await healthcheck(env)).toBe(1);
     const gateway = runNode('src/cli.ts', env);
     try {

@@ -26,10 +26,15 @@ const exampleOf = (file: string): Doc[] => parseAllDocuments(readFileSync(`${ROO
 const V1 = 'https://v1.example.internal';
 
 /** The settings the chart derives from values of its own; every other one is a key of `config`. */
-const CHART_MANAGED = ['mode', 'v1Url', 'host', 'port', 'adminPort', 'adminHost', 'store', 'dataDir', 'pageTokenKey', 'pageTokenKeyFile', 'tlsCert', 'tlsKey', 'shedMaxRssBytes'];
+const IDENTITY_UID = `${'a'.repeat(40)}/${'b'.repeat(16)}`;
+
+const CHART_MANAGED = ['mode', 'v1Url', 'host', 'port', 'adminPort', 'adminHost', 'store', 'dataDir', 'pageTokenKey', 'pageTokenKeyFile', 'tlsCert', 'tlsKey', 'shedMaxRssBytes',
+  'authIssuer', 'authAudience', 'authDisabled', 'identity', 'identityTokenFile', 'issuerUrl'];
 
 /** Every `config` key, set to a value other than the gateway's default, large numbers included (they reach templates as floats). */
 const EVERY_CONFIG = {
+  authGrantsCacheMs: 500,
+  authJwksCooldownMs: 60000,
   v1TimeoutMs: 5000,
   requestTimeoutMs: 20000,
   bodyLimit: 2097152,
@@ -63,9 +68,12 @@ const EVERY_CONFIG = {
 const SETS: Record<string, Doc> = {
   // The defaults and the one value they lack.
   translate: { v1: { url: V1 } },
+  // A workload identity assumed for requests without a token: a projected token for the issuer.
+  'assumed-identity': { v1: { url: V1 }, identity: { uid: IDENTITY_UID, issuerUrl: 'https://issuer.enforce.dev' } },
   // deploy/kubernetes/native-postgres.yaml's settings.
   'native-postgres': {
     mode: 'native',
+    auth: { issuers: ['https://issuer.enforce.dev'], audience: 'https://console-api.enforce.dev' },
     replicaCount: 3,
     store: { type: 'postgres', postgres: { secretName: 'v2gw-native' } },
     pageTokenKey: { secretName: 'v2gw-native' },
@@ -372,6 +380,19 @@ describe('deploy/helm/v2gw: rendered', () => {
     expect(deploymentOf('everything').spec.template.metadata.annotations).toEqual({ 'example.com/owner': 'identity' });
   });
 
+  it('assumed-identity: the projected service-account token, for the issuer alone, is the file the gateway reads', () => {
+    const pod = deploymentOf('assumed-identity').spec.template.spec;
+    const gateway = gatewayOf(deploymentOf('assumed-identity'));
+    const config = literalConfig(gateway);
+    expect(config).toMatchObject({ identity: IDENTITY_UID, issuerUrl: 'https://issuer.enforce.dev', identityTokenFile: '/var/run/secrets/v2gw-identity/token' });
+    const volume = pod.volumes.find((v: Doc) => v.name === 'identity-token');
+    expect(volume.projected.sources).toEqual([{ serviceAccountToken: { path: 'token', audience: 'https://issuer.enforce.dev', expirationSeconds: 3600 } }]);
+    expect(gateway.volumeMounts).toContainEqual({ name: 'identity-token', mountPath: '/var/run/secrets/v2gw-identity', readOnly: true });
+    // Only that token: the service account's API token is still not mounted.
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(byKind(rendered.translate!.docs, 'Deployment')[0]!.spec.template.spec.volumes.some((v: Doc) => v.name === 'identity-token')).toBe(false);
+  });
+
   it('NOTES: says how to reach the gateway, and warns of what an operator would not want to find out later', () => {
     const notes = (values: Doc) => {
       const run = helmWith(['install', 'v2gw', CHART, '--dry-run=client', '--namespace', 'gateways'], values);
@@ -383,8 +404,13 @@ describe('deploy/helm/v2gw: rendered', () => {
     expect(translate).toContain('random key');
     expect(translate).not.toContain('verifies no bearer token');
     const native = notes(SETS['native-postgres']!);
-    expect(native).toContain('native mode verifies no bearer token');
+    expect(native).toContain('Callers are authenticated against https://issuer.enforce.dev');
+    expect(native).not.toContain('verifies no bearer token');
     expect(native).not.toContain('random key');
+    const open = notes({ ...SETS['native-postgres']!, auth: { disabled: true } });
+    expect(open).toContain('native mode verifies no bearer token');
+    const assumed = notes(SETS['assumed-identity']!);
+    expect(assumed).toContain(`act as identity ${IDENTITY_UID}`);
   });
 });
 

@@ -50,6 +50,19 @@ describe('deploy/kubernetes', () => {
     expect(Number(env.V2GW_SHED_MAX_RSS_BYTES!.value)).toBeLessThan(256 * 1024 * 1024);
   });
 
+  it("sidecar: assumes the workload's identity with a projected token for the issuer alone, which only the gateway mounts", () => {
+    const pod = byKind(docsOf('sidecar.yaml'), 'Deployment')[0]!.spec.template.spec;
+    const sidecar = pod.initContainers.find((c: Doc) => c.name === 'v2gw');
+    const config = literalConfig(sidecar);
+    expect(config.identity).toMatch(/^[0-9a-f]{40}\/[0-9a-f]{16}$/);
+    const file = config.identityTokenFile!;
+    const mount = sidecar.volumeMounts.find((m: Doc) => file.startsWith(`${m.mountPath}/`));
+    expect(mount.readOnly).toBe(true);
+    const volume = pod.volumes.find((v: Doc) => v.name === mount.name);
+    expect(volume.projected.sources).toEqual([{ serviceAccountToken: { path: file.slice(mount.mountPath.length + 1), audience: config.issuerUrl, expirationSeconds: 3600 } }]);
+    for (const container of pod.containers) expect((container.volumeMounts ?? []).map((m: Doc) => m.name)).not.toContain(mount.name);
+  });
+
   it('native: several replicas share one PostgreSQL store from a Secret, a disruption budget and a Service over them', () => {
     const docs = docsOf('native-postgres.yaml');
     const deployment = byKind(docs, 'Deployment')[0]!;

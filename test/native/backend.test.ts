@@ -8,7 +8,8 @@ import { PageTokenCodec, pageTokenKey } from '../../src/aip/page-token.ts';
 import { defineResource, type ResourceMapping } from '../../src/engine/mapping.ts';
 import { MappingRegistry } from '../../src/engine/registry.ts';
 import { NativeBackend } from '../../src/native/native-backend.ts';
-import { requestContext, type RequestContext } from '../../src/operation/context.ts';
+import { identify, requestContext, type RequestContext } from '../../src/operation/context.ts';
+import { unverifiedCaller } from '../../src/policy/unverified-claims.ts';
 import { OperationRunner } from '../../src/operation/execute.ts';
 import type { RawQuery } from '../../src/aip/list-request.ts';
 import type { Json } from '../../src/engine/shape.ts';
@@ -133,6 +134,8 @@ describe('identity metadata', () => {
     const identity = (await api.create(mapping('identities'), parent, { name: 'ada', claimMatch: { issuer: 'https://i', subject: 'ada' } }, ctx)).uid as string;
     const claims = Buffer.from(JSON.stringify({ sub: identity })).toString('base64url');
     const caller = requestContext({ authorization: `Bearer e30.${claims}.c2ln`, requestId: 'test', budgetMs: 60_000 });
+    // What the policy step reads of the caller where no issuer is configured (policy/guard.ts).
+    identify(caller, unverifiedCaller(caller.authorization));
     const runner = new OperationRunner(backend, new PageTokenCodec(pageTokenKey('a-test-key-of-16+')));
     const custom = mapping('identities').methods?.custom?.UpdateIdentityMetadata;
     expect(custom).toBeDefined();

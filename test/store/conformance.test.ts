@@ -160,6 +160,14 @@ describe.each(ENGINES)('store conformance: $name', ({ make }) => {
       expect(await matching({ field: 'uid', op: 'ancestorOf', value: a })).toEqual([]);
     });
 
+    it('within: each uid and what descends from it, the flat (parent-less) rows for \'\', nothing for none', async () => {
+      expect(await matching({ field: 'uid', op: 'within', value: [a1, b1] })).toEqual([a1, a1x, b1]);
+      expect(await matching({ field: 'uid', op: 'within', value: [a1x, a] })).toEqual([a, a1, a1x, a2]);
+      expect(await matching({ field: 'uid', op: 'within', value: [''] })).toEqual([a, b]);
+      expect(await matching({ field: 'uid', op: 'within', value: [a2, ''] })).toEqual([a, a2, b]);
+      expect(await matching({ field: 'uid', op: 'within', value: [] })).toEqual([]);
+    });
+
     it('descendantOf, childOf, ancestorOf on a body field', async () => {
       expect(await matching({ field: 'ref', op: 'descendantOf', value: b })).toEqual([a1]);
       expect(await matching({ field: 'ref', op: 'childOf', value: a })).toEqual([a1x]);

@@ -14,9 +14,8 @@ import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { finish, requestContext } from '../../operation/context.ts';
 import type { CancelSignal } from '../../cancellation.ts';
-import type { OperationRunner } from '../../operation/execute.ts';
+import type { Runner } from '../../policy/guard.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
-import { bearer } from '../rest/auth.ts';
 import { grpcOperation } from './request.ts';
 import { handlerRan, REQUEST_ID, TRACE_SPAN } from './request-gate.ts';
 import { asApiError, domainForService, toConnectError } from './status.ts';
@@ -27,7 +26,8 @@ export interface GrpcOptions {
   unserved: readonly DescMethod[];
   /** Why, by `package.Service.Method`. */
   unservedReasons?: Readonly<Record<string, string>>;
-  runner: Pick<OperationRunner, 'execute'>;
+  /** The policy step in front of the operation runner (policy/guard.ts). */
+  runner: Runner;
   /** Time one request may take in all; a shorter `grpc-timeout` from the caller wins. */
   budgetMs: number;
   debugHeaders: boolean;
@@ -66,7 +66,7 @@ export function unaryMethods(options: GrpcOptions): UnaryMethod[] {
       method,
       async answer(message, call) {
         const ctx = requestContext({
-          authorization: bearer(call.authorization),
+          authorization: call.authorization ?? '',
           requestId: call.requestId,
           budgetMs: call.timeoutMs === undefined ? options.budgetMs : Math.min(options.budgetMs, call.timeoutMs),
           callerSignal: call.signal,

@@ -38,7 +38,8 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
     request.log.warn({ code: apiError.code, message: apiError.message }, 'request failed');
   }
   const body = toAipBody(apiError, domainForPath(request.url), String(request.id));
-  if (apiError.code === Code.UNAUTHENTICATED) reply.header('www-authenticate', 'Bearer');
+  // RFC 6750 §3.1: a token that was presented and refused is an invalid_token; none presented gets the bare challenge.
+  if (apiError.code === Code.UNAUTHENTICATED) reply.header('www-authenticate', /^Bearer\s+\S/i.test(request.headers.authorization ?? '') ? 'Bearer error="invalid_token"' : 'Bearer');
   // RetryInfo's delay for HTTP clients that read the header rather than the body (RFC 9110 §10.2.3: whole seconds).
   const retryDelay = retryDelayOf(apiError.details);
   if (retryDelay !== undefined) reply.header('retry-after', String(Math.ceil(retryDelay)));

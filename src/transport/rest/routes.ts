@@ -1,8 +1,8 @@
 /**
  * The REST transport: routes from the contract's `google.api.http` rules,
  * each request turned into an operation (request.ts) and run by the one
- * operation runner. A Fastify plugin, so the bearer check and the request
- * context apply to the v2 routes only. Matching is the contract's own
+ * operation runner (behind the policy step, which judges the bearer token).
+ * A Fastify plugin, so the request context applies to the v2 routes only. Matching is the contract's own
  * (path-template.ts): Fastify hands every request under a service's version
  * prefix to this plugin.
  */
@@ -13,9 +13,8 @@ import type { DescMethod } from '@bufbuild/protobuf';
 import type { Binding } from '../../contract/bindings.ts';
 import { httpRule } from '../../contract/registry.ts';
 import { callerGone, finish, requestContext, type RequestContext } from '../../operation/context.ts';
-import type { OperationRunner } from '../../operation/execute.ts';
+import type { Runner } from '../../policy/guard.ts';
 import { callerContext } from '../../observability/tracing.ts';
-import { requireBearer } from './auth.ts';
 import { byRank, compileTemplate, type PathTemplate } from './path-template.ts';
 import { restOperation } from './request.ts';
 
@@ -25,7 +24,8 @@ export interface RouteOptions {
   unserved: readonly DescMethod[];
   /** Why, by `package.Service.Method`. */
   unservedReasons?: Readonly<Record<string, string>>;
-  runner: Pick<OperationRunner, 'execute'>;
+  /** The policy step in front of the operation runner (policy/guard.ts). */
+  runner: Runner;
   /** Time one request may take in all. */
   budgetMs: number;
   /** API version path segments served by the same table, e.g. `v2beta1` and the GA `v2`. */
@@ -122,8 +122,8 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
   app.decorateRequest('v2gw', null as unknown as RequestContext);
   // Callback hooks (a throw is the request's error): no promise per hook on every request.
   app.addHook('onRequest', (request, reply, done) => {
-    const authorization = requireBearer(request);
-    const ctx = requestContext({ authorization, requestId: String(request.id), budgetMs, protocol: 'rest', trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
+    const authorization = request.headers.authorization ?? '';
+    const ctx = requestContext({ authorization, requestId: String(request.id), budgetMs, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
     // A response closed before it finished means the caller went away: cancel what the request still has under way.
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) callerGone(ctx);

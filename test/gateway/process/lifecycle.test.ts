@@ -39,6 +39,15 @@ describe('npm start (src/cli.ts)', () => {
       expect((await client.get('/readyz')).status).toBe(200);
       const groups = await client.get('/iam/v2beta1/groups', { 'uidp.descendants_of': org }, { authorization: 'Bearer demo' });
       expect(groups.body.totalCount).toBe('2');
+      // The demo's issuer: the printed exchange yields an API token for a native gateway's audience.
+      await waitFor(() => proc.out().includes('/sts/exchange'));
+      const issuer = /--auth-issuer (http:\/\/127\.0\.0\.1:\d+) --auth-audience (\S+)/.exec(proc.out())!;
+      const [subject, identity] = [/platform\/token\?sub=([\w-]+)/.exec(proc.out())![1]!, /identity=([0-9a-f]{40})/.exec(proc.out())![1]!];
+      const platform = (await (await fetch(`${issuer[1]}/platform/token?sub=${subject}`)).json()) as { token: string };
+      const exchanged = await fetch(`${issuer[1]}/sts/exchange?aud=${encodeURIComponent(issuer[2]!)}&identity=${identity}`, { headers: { authorization: `Bearer ${platform.token}` } });
+      expect(exchanged.status).toBe(200);
+      const claims = JSON.parse(Buffer.from(((await exchanged.json()) as { token: string }).token.split('.')[1]!, 'base64url').toString());
+      expect(claims).toMatchObject({ iss: issuer[1], sub: identity, aud: issuer[2] });
     } finally {
       proc.child.kill('SIGTERM');
     }
@@ -113,10 +122,10 @@ describe('npm start (src/cli.ts)', () => {
     }
   });
 
-  it('warns at start that native mode does not verify tokens', async () => {
+  it('warns at start that native mode without an issuer verifies no token', async () => {
     const proc = run(['--port', '0', '--mode', 'native']);
     try {
-      await waitFor(() => proc.out().includes('v2gw listening') && proc.out().includes('does not verify bearer tokens'));
+      await waitFor(() => proc.out().includes('v2gw listening') && proc.out().includes('AUTHENTICATION IS OFF'));
       expect(proc.out()).toContain('"mode":"native"');
     } finally {
       proc.child.kill('SIGTERM');

@@ -1,11 +1,12 @@
 /**
  * The claims a caller's bearer token states about itself, read WITHOUT
- * verifying its signature. Only for what native mode must know of a caller it
- * does not authenticate anyway (native mode verifies no tokens, so any caller
- * may already act on any resource): reading the token's own `sub` grants
- * nothing a caller could not do otherwise. Never use it to decide access.
+ * verifying its signature. Only for native mode run with no issuer (local
+ * use, `--auth-disabled`), where any caller may already act on any resource:
+ * reading the token's own `sub` grants nothing a caller could not do
+ * otherwise. With an issuer, the caller is the verified token's (token-verifier.ts).
  */
 import { unauthenticated } from '../aip/errors.ts';
+import type { Caller } from '../operation/context.ts';
 
 export type Claims = Readonly<Record<string, unknown>>;
 
@@ -33,4 +34,16 @@ export function unverifiedClaims(authorization: string): Claims {
 export function claimString(claims: Claims, name: string): string {
   const value = claims[name];
   return typeof value === 'string' ? value : '';
+}
+
+/** The caller a bearer JWT claims to be, unverified; undefined when the header holds no JWT with a `sub`. */
+export function unverifiedCaller(authorization: string): Caller | undefined {
+  let claims: Claims;
+  try {
+    claims = unverifiedClaims(authorization);
+  } catch {
+    return undefined;
+  }
+  const subject = claimString(claims, 'sub');
+  return subject ? { subject, issuer: claimString(claims, 'iss'), claims, verified: false } : undefined;
 }

@@ -1,0 +1,1 @@
+export { startIssuer, RunningIssuer, type IssuerOptions, type ClaimMatch } from './issuer.ts';

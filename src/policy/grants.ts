@@ -1,0 +1,79 @@
+/**
+ * A caller's capabilities by group, as its role bindings grant them: a
+ * binding at a group grants its role's capabilities there and at every
+ * descendant. Read through `AccessReader`, a small read-only view of the
+ * store, and kept briefly per caller (a request costs a map lookup, not a
+ * store query); `forget()` drops them all when this process writes something
+ * that may change them.
+ */
+import { LRUCache } from 'lru-cache';
+
+/** What authorization reads of the store, and nothing else. */
+export interface AccessReader {
+  /** The identity's role bindings: the group each is at and the role it grants. */
+  bindingsOf(identity: string): Promise<readonly { group: string; role: string }[]>;
+  /** The capability enum names a role (built-in or custom) carries; [] when there is no such role. */
+  capabilitiesOf(role: string): Promise<readonly string[]>;
+}
+
+/** Capabilities held at each group a binding names. */
+export type GrantMap = ReadonlyMap<string, ReadonlySet<string>>;
+
+export class Grants {
+  readonly #reader: AccessReader;
+  readonly #ttlMs: number;
+  readonly #cache: LRUCache<string, Promise<GrantMap>>;
+
+  constructor(reader: AccessReader, ttlMs = 2000) {
+    this.#reader = reader;
+    this.#ttlMs = ttlMs;
+    this.#cache = new LRUCache({ max: 10_000, ttl: Math.max(1, ttlMs) });
+  }
+
+  of(identity: string): Promise<GrantMap> {
+    if (this.#ttlMs <= 0) return this.#read(identity);
+    let grants = this.#cache.get(identity);
+    if (!grants) {
+      grants = this.#read(identity);
+      this.#cache.set(identity, grants);
+      // A failed read is not kept: the next request reads again.
+      grants.catch(() => this.#cache.delete(identity));
+    }
+    return grants;
+  }
+
+  /** Everything cached is dropped: a role binding, role or group changed through this process. */
+  forget(): void {
+    this.#cache.clear();
+  }
+
+  async #read(identity: string): Promise<GrantMap> {
+    const bindings = await this.#reader.bindingsOf(identity);
+    const roles = new Map<string, Promise<readonly string[]>>();
+    const grants = new Map<string, Set<string>>();
+    for (const { group, role } of bindings) {
+      if (!roles.has(role)) roles.set(role, this.#reader.capabilitiesOf(role));
+      const held = grants.get(group) ?? new Set<string>();
+      for (const capability of await roles.get(role)!) held.add(capability);
+      grants.set(group, held);
+    }
+    return grants;
+  }
+}
+
+/** Whether `grants` hold every capability at `uid`: bindings at the uid itself and at each of its ancestors count. */
+export function holds(grants: GrantMap, uid: string, capabilities: readonly string[]): boolean {
+  if (capabilities.length === 0) return true;
+  const held = new Set<string>();
+  for (let end = uid.indexOf('/'); ; end = uid.indexOf('/', end + 1)) {
+    const at = grants.get(end < 0 ? uid : uid.slice(0, end));
+    if (at) for (const capability of at) held.add(capability);
+    if (end < 0) break;
+  }
+  return capabilities.every((capability) => held.has(capability));
+}
+
+/** The groups at which `grants` hold every capability: what an unscoped List may show (rows within them). */
+export function groupsHolding(grants: GrantMap, capabilities: readonly string[]): string[] {
+  return [...grants.keys()].filter((group) => holds(grants, group, capabilities));
+}

@@ -1,0 +1,43 @@
+/**
+ * The policy step as a configuration asks for it (guard.ts): what verifies
+ * tokens, what authorizes, and whose identity the sidecar assumes. Each part
+ * is loaded only where its mode uses it.
+ */
+import type { Binding } from '../contract/bindings.ts';
+import type { Config } from '../config.ts';
+import type { Store } from '../store/types.ts';
+import { Guard, type AssumedIdentity, type Runner } from './guard.ts';
+import { MethodRules } from './method-rules.ts';
+
+export interface PolicyParts {
+  /** The sidecar's workload identity, when --identity is set (identity/). */
+  assumed?: AssumedIdentity | undefined;
+}
+
+export async function policyStep(
+  config: Pick<Config, 'mode' | 'authIssuer' | 'authAudience' | 'authGrantsCacheMs' | 'authJwksCooldownMs'>,
+  bindings: readonly Binding[],
+  store: Store,
+  inner: Runner,
+  parts: PolicyParts = {},
+): Promise<Runner> {
+  const rules = new MethodRules(bindings);
+  const issuers = config.authIssuer ?? [];
+  if (config.mode !== 'native') return new Guard(inner, { rules, assumed: parts.assumed });
+  if (issuers.length === 0) return new Guard(inner, { rules, unverifiedCallers: true });
+  const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants, ownerRoleUid }] = await Promise.all([
+    import('./token-verifier.ts'),
+    import('./authorizer.ts'),
+    import('./grants.ts'),
+    import('./store-grants.ts'),
+  ]);
+  const owner = ownerRoleUid();
+  const access = new StoreGrants(store);
+  const shared = new Set(bindings.flatMap((binding) => (binding.mapping.native?.seed ?? []).map((row) => row.uid)));
+  return new Guard(inner, {
+    rules,
+    verifier: new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs }),
+    authorizer: new Authorizer(new Grants(access, config.authGrantsCacheMs), shared),
+    bindOwner: (organisation, identity) => access.bind(organisation, identity, owner),
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * A translate-mode gateway assuming a workload identity (--identity,
+ * --identity-token-file, --issuer-url) in front of the v1 emulator: requests
+ * without a token reach v1 with the identity's API token, a caller's own
+ * token wins, and with the STS down and no token held the answer is a clear
+ * AIP-193 UNAVAILABLE on REST and gRPC. No token is logged.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIssuer, type RunningIssuer } from '../../src/emulator/issuer/index.ts';
+import { GrpcClient, rejected } from '../support/grpc.ts';
+import { aip, startStack, TOKEN, type Stack } from '../support/stack.ts';
+
+const IDENTITY = `${'a'.repeat(40)}/${'b'.repeat(16)}`;
+const SUBJECT = 'system:serviceaccount:apps:web';
+const GROUPS = 'chainguard.platform.iam.v2beta1.GroupsService';
+
+describe('the sidecar assumes its workload identity', () => {
+  let issuer: RunningIssuer;
+  let stack: Stack;
+  let grpc: GrpcClient;
+  const seen: string[] = [];
+  let platformToken = '';
+
+  beforeAll(async () => {
+    issuer = await startIssuer();
+    issuer.identities.set(IDENTITY, { issuer: issuer.platform.url, subject: SUBJECT });
+    const file = join(mkdtempSync(join(tmpdir(), 'v2gw-sidecar-')), 'token');
+    platformToken = await issuer.platformToken(SUBJECT);
+    writeFileSync(file, platformToken);
+    stack = await startStack({
+      flags: ['--identity', IDENTITY, '--identity-token-file', file, '--issuer-url', issuer.url],
+      emulator: { acceptToken: (token) => (seen.push(token), true) },
+    });
+    grpc = new GrpcClient(stack.url);
+  });
+  afterAll(async () => {
+    grpc?.close();
+    await stack?.close();
+    await issuer?.close();
+  });
+
+  it("answers with STS down and no token held: UNAVAILABLE with the reason, on REST and gRPC", async () => {
+    issuer.unavailable = true;
+    try {
+      const reply = await stack.client.get('/iam/v2beta1/groups', {}, { authorization: null });
+      expect(reply.status).toBe(503);
+      expect(aip(reply).byType.ErrorInfo.reason).toBe('IDENTITY_TOKEN_UNAVAILABLE');
+      const failure = await rejected(grpc.call(GROUPS, 'ListGroups', {}, { authorization: null }));
+      expect(failure.code).toBe(14);
+    } finally {
+      issuer.unavailable = false;
+    }
+  });
+
+  it("sends v1 the identity's API token for a request that brings none, once the STS is back", async () => {
+    seen.length = 0;
+    expect((await stack.client.get('/iam/v2beta1/groups', {}, { authorization: null })).status).toBe(200);
+    await grpc.call(GROUPS, 'ListGroups', {}, { authorization: null });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const token of seen) expect(decodeJwt(token)).toMatchObject({ iss: issuer.url, sub: IDENTITY, aud: stack.emulator.url });
+  });
+
+  it("lets a caller's own token win", async () => {
+    seen.length = 0;
+    expect((await stack.client.get('/iam/v2beta1/groups')).status).toBe(200);
+    expect(seen).toEqual([TOKEN.replace(/^Bearer /, '')]);
+  });
+
+  it('writes neither token to any log line', () => {
+    const secrets = [platformToken, platformToken.split('.')[2]!, ...seen];
+    expect(stack.logs.filter((line) => secrets.some((secret) => line.includes(secret)))).toEqual([]);
+    expect(stack.logs.some((line) => line.includes('identity token'))).toBe(true);
+  });
+});
