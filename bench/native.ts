@@ -31,8 +31,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { seedNative } from './lib/native-seed.ts';
 import { startIssuer } from '../src/emulator/issuer/index.ts';
-import { openStore } from '../src/store/open.ts';
-import { StoreGrants, ownerRoleUid } from '../src/policy/store-grants.ts';
+import { bindOwner, openStore } from '../src/index.ts';
 
 const AUTH = { authorization: 'Bearer bench' };
 const GATEWAY = new URL('./gateway-process.ts', import.meta.url).pathname;
@@ -182,7 +181,7 @@ for (const engine of engines) {
     process.stderr.write(`bench: ${engine}: seeding ${groupCount} groups\n`);
     const { org, group } = await seedNative(where.location, groupCount);
     const store = await openStore(where.location);
-    await new StoreGrants(store).bind(org, CALLER, ownerRoleUid()).finally(() => store.close());
+    await bindOwner(store, org, CALLER).finally(() => store.close());
     await where.settle();
     const list = (base: string) => `${base}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(org)}&page_size=50`;
     // A token from halfway through the walk (the key is shared, so any process accepts it):

@@ -119,6 +119,12 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
   return open.openStore(location, options);
 }
 
+/** Binds `subject` to the built-in owner role at `group`, in the store, as native mode does for an organisation's creator. */
+export async function bindOwner(store: Store, group: string, subject: string): Promise<void> {
+  const { StoreGrants, ownerRoleUid } = await import('./policy/store-grants.ts');
+  await new StoreGrants(store).bind(group, subject, ownerRoleUid());
+}
+
 /** Native mode's backend over an open store, writing each row as native mode does. */
 export async function nativeBackend(store: Store, registry = mappingRegistry()): Promise<NativeBackend> {
   const native = await import('./native/native-backend.ts');

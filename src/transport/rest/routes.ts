@@ -123,7 +123,7 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
   // Callback hooks (a throw is the request's error): no promise per hook on every request.
   app.addHook('onRequest', (request, reply, done) => {
     const authorization = request.headers.authorization ?? '';
-    const ctx = requestContext({ authorization, requestId: String(request.id), budgetMs, trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
+    const ctx = requestContext({ authorization, requestId: String(request.id), budgetMs, protocol: 'rest', trace: request.traceSpan ?? callerContext(request.headers.traceparent, request.headers.tracestate) });
     // A response closed before it finished means the caller went away: cancel what the request still has under way.
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) callerGone(ctx);
