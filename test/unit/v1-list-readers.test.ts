@@ -36,24 +36,43 @@ function storedTimes(uid: string): ResourceTimes {
   return { createTime: new Date(created).toISOString(), updateTime: new Date(created + (h % 7) * 60_000).toISOString() };
 }
 
-const timestampStore: TimestampStore = {
-  observe: async (_kind, uids) => new Map(uids.map((uid) => [uid, storedTimes(uid)])),
-  created: async () => {},
-  touched: async () => {},
-  forget: async () => {},
-  sweep: async () => 0,
-};
+/** The store of kept times: a uid first seen gets storedTimes; a write through the gateway moves its updateTime. */
+class FakeTimestamps implements TimestampStore {
+  readonly #times = new Map<string, ResourceTimes>();
+
+  current(uid: string): ResourceTimes {
+    return this.#times.get(uid) ?? storedTimes(uid);
+  }
+
+  async observe(_kind: string, uids: readonly string[]): Promise<Map<string, ResourceTimes>> {
+    for (const uid of uids) if (!this.#times.has(uid)) this.#times.set(uid, storedTimes(uid));
+    return new Map(uids.map((uid) => [uid, this.#times.get(uid)!]));
+  }
+
+  async created(): Promise<void> {}
+
+  async touched(_kind: string, uid: string, now: string): Promise<void> {
+    this.#times.set(uid, { createTime: this.current(uid).createTime, updateTime: now });
+  }
+
+  async forget(): Promise<void> {}
+
+  async sweep(): Promise<number> {
+    return 0;
+  }
+}
 
 /** v1's list as it stands, changed between pages; a source over it, as v1 answers (v1's own filters ignored). */
 class FakeV1 {
   rows: Json[] = [];
-  /** With kept times: each row as the plain reader's oracle sees it, its blank times the store's. */
-  filled = false;
+  /** For the plain reader's oracle of kept times: each row as it would be with its blank times the store's. */
+  filledFrom: FakeTimestamps | undefined;
 
   #answer(): Json[] {
-    if (!this.filled) return this.rows;
+    const store = this.filledFrom;
+    if (!store) return this.rows;
     return this.rows.map((row) => {
-      const times = storedTimes(String(row[uidKey]));
+      const times = store.current(String(row[uidKey]));
       const filled = { ...row };
       if (isBlank(row.createdAt)) filled.createdAt = times.createTime;
       if (isBlank(row.updatedAt)) filled.updatedAt = times.updateTime;
@@ -107,9 +126,13 @@ const render = (kept: KeptTimes | undefined) => async (m: typeof mapping, rows: 
   return rows.map((row) => applyKeptTimes(m, renderV2(m.fields, row, undefined), times?.get(String(row[uidKey]))));
 };
 
-/** A List reader with these wrappers on, over `v1`; `changed` is a write through the gateway (walks dropped). */
-function readerWith(v1: FakeV1, switches: Switches) {
-  const kept = switches.keptTimes ? new KeptTimes(timestampStore) : undefined;
+/**
+ * A List reader with these wrappers on, over `v1`; `changed` is a write through the gateway (walks
+ * dropped), `touched` one that moved a row's updateTime in the store (`now`) and not v1's bytes.
+ */
+function readerWith(v1: FakeV1, switches: Switches, store: FakeTimestamps) {
+  let clock = 0;
+  const kept = switches.keptTimes ? new KeptTimes(store, () => clock) : undefined;
   const walks = switches.walks ? new WalkCache({ ttlMs: 60_000, maxBytes: 16 * 1024 * 1024 }) : undefined;
   const options: V1ListOptions = {
     source: v1.source(),
@@ -120,7 +143,15 @@ function readerWith(v1: FakeV1, switches: Switches) {
     walks,
     keptTimes: kept,
   };
-  return { list: v1List(options), changed: () => walks?.invalidate(mapping.name) };
+  return {
+    list: v1List(options),
+    changed: () => walks?.invalidate(mapping.name),
+    touched: async (uid: string, now: number) => {
+      clock = now;
+      if (kept) await kept.touched(mapping, uid);
+      else await store.touched(mapping.name, uid, new Date(now).toISOString());
+    },
+  };
 }
 
 function context(): RequestContext {
@@ -172,7 +203,7 @@ function change(next: () => number, rows: Json[], serial: () => number): void {
 }
 
 /** A step of a session: a page of a query (following the page before it, or from the first), or a change. */
-type Step = { kind: 'page'; query: number; follow: boolean } | { kind: 'change'; seed: number };
+type Step = { kind: 'page'; query: number; follow: boolean } | { kind: 'change' | 'touch'; seed: number };
 
 interface Session {
   initial: Json[];
@@ -189,6 +220,7 @@ function randomSession(seed: number): Session {
   for (let i = 0; i < 30; i++) {
     const roll = next();
     if (roll < 0.12) steps.push({ kind: 'change', seed: Math.floor(next() * 2 ** 31) });
+    else if (roll < 0.2) steps.push({ kind: 'touch', seed: Math.floor(next() * 2 ** 31) });
     // Mostly the next page of the walk; now and then a walk started again (a List polled).
     else steps.push({ kind: 'page', query: Math.floor(next() * queries.length), follow: next() < 0.75 });
   }
@@ -199,8 +231,9 @@ function randomSession(seed: number): Session {
 async function run(session: Session, switches: Switches, filled: boolean): Promise<(Page | string)[]> {
   const v1 = new FakeV1();
   v1.rows = structuredClone(session.initial);
-  v1.filled = filled;
-  const reader = readerWith(v1, switches);
+  const store = new FakeTimestamps();
+  if (filled) v1.filledFrom = store;
+  const reader = readerWith(v1, switches, store);
   const shapes: ListQuery[] = session.queries.map((q) => readListQuery(mapping, q, tokens));
   const cursors = new Map<number, Page['next']>();
   let serial = 1_000;
@@ -209,6 +242,13 @@ async function run(session: Session, switches: Switches, filled: boolean): Promi
     if (step.kind === 'change') {
       change(prng(step.seed), v1.rows, () => serial++);
       // A write through the gateway drops the resource's walks; one elsewhere is seen by the next full read.
+      reader.changed();
+      continue;
+    }
+    if (step.kind === 'touch') {
+      // A write through the gateway that v1's list does not show: the row's kept updateTime moves.
+      const row = v1.rows[step.seed % Math.max(1, v1.rows.length)];
+      if (row) await reader.touched(String(row[uidKey]), Date.UTC(2026, 0, 1) + (step.seed % 1_000_000) * 1000);
       reader.changed();
       continue;
     }
