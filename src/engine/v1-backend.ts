@@ -68,7 +68,7 @@ export class V1Backend implements BackendPort {
       maxFanOut: this.#maxFanOut,
       scans: options.scans ?? new ListScanMemo({ maxBytes: 0 }),
       readingMemo: { rendersAlone: (mapping) => !needsHydration(mapping) },
-      walks: this.#walks,
+      walks: this.#walks.enabled ? this.#walks : undefined,
       keptTimes: options.times ? this.#times : undefined,
     });
   }
