@@ -203,7 +203,7 @@ function change(next: () => number, rows: Json[], serial: () => number): void {
 }
 
 /** A step of a session: a page of a query (following the page before it, or from the first), or a change. */
-type Step = { kind: 'page'; query: number; follow: boolean } | { kind: 'change' | 'touch'; seed: number };
+type Step = { kind: 'page'; query: number; follow: boolean } | { kind: 'change'; seed: number } | { kind: 'touch'; seed: number };
 
 interface Session {
   initial: Json[];
@@ -252,15 +252,16 @@ async function run(session: Session, switches: Switches, filled: boolean): Promi
       reader.changed();
       continue;
     }
-    const cursor = step.follow ? cursors.get(step.query) : undefined;
+    const { query, follow } = step;
+    const cursor = follow ? cursors.get(query) : undefined;
     try {
-      const page = await reader.list(mapping, { ...shapes[step.query]!, cursor }, context());
-      cursors.set(step.query, page.next);
+      const page = await reader.list(mapping, { ...shapes[query]!, cursor }, context());
+      cursors.set(query, page.next);
       // Pages are compared as JSON, as they are served.
       answers.push(JSON.parse(JSON.stringify(page)) as Page);
     } catch (error) {
       answers.push(`error: ${(error as Error).message}`);
-      cursors.delete(step.query);
+      cursors.delete(query);
     }
   }
   return answers;
