@@ -1,36 +1,31 @@
 /**
  * v2beta1 operations carried out against a v1 backend, for any mapping:
- * List (fetch all, filter, order, window, hydrate the page), Get (List by id),
+ * List (delegated to v1-list/compose.ts), Get (List by id),
  * Create, Update (read-modify-write of v1's whole-resource PUT) and Delete.
  */
-import { ApiError, invalidField, notFound } from '../aip/errors.ts';
+import { ApiError, notFound } from '../aip/errors.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
-import { ownValue } from '../aip/names.ts';
-import { sortKey, windowCarried, windowOrdered, windowUnordered, type CutWindow, type Keyed, type ReadField } from '../aip/list-window.ts';
-import type { OrderKey } from '../aip/order-by.ts';
-import type { PageCursor } from '../aip/page-token.ts';
 import { Code } from '../rpc-status.ts';
 import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import type { V1Client } from '../v1/client.ts';
 import { uidpPath } from '../uidp.ts';
 import { jsonKind, v1ListRows } from '../v1/answer-fields.ts';
 import { unreadable } from '../v1/errors.ts';
-import { ScannedRows } from '../v1/list-body.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
-import { callerOf } from './caller-key.ts';
-import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
 import { hydrate, needsHydration, IDS_PER_CALL } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { WalkCache } from './walk-cache.ts';
-import { applyKeptTimes, KeptTimes, withKeptTime } from './kept-times.ts';
+import { v1List, type V1List } from './v1-list/compose.ts';
+import { v1ClientSource } from './v1-list/source.ts';
+import { applyKeptTimes, KeptTimes } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
-import type { FieldSpec, ResourceMapping } from './mapping.ts';
+import type { ResourceMapping } from './mapping.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import {
-  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, v1MembersOf, v2PathReader, validationScope, writeV1Path, type Json, type LookupResolver,
+  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json, type LookupResolver,
 } from './shape.ts';
 import { validate } from './validate.ts';
 
@@ -51,16 +46,13 @@ export interface V1BackendOptions {
   onKeptTimesLookup?: (hits: number, misses: number) => void;
 }
 
-/** Rows asked of v1 per page when v1 pages a list itself; fixed, so a position inside a v1 page stays valid. */
-const V1_PAGE = 100;
-
 export class V1Backend implements BackendPort {
   readonly #v1: V1Client;
   readonly #registry: MappingRegistry;
   readonly #maxFanOut: number;
   readonly #cache: HydrationCache;
   readonly #walks: WalkCache;
-  readonly #scans: ListScanMemo;
+  readonly #list: V1List;
   readonly #times: KeptTimes;
 
   constructor(options: V1BackendOptions) {
@@ -69,168 +61,21 @@ export class V1Backend implements BackendPort {
     this.#maxFanOut = options.maxFanOut;
     this.#cache = options.cache ?? new HydrationCache({ ttlMs: 0 });
     this.#walks = options.walks ?? new WalkCache({ ttlMs: 0, maxBytes: 0 });
-    this.#scans = options.scans ?? new ListScanMemo({ maxBytes: 0 });
     this.#times = new KeptTimes(options.times, options.now, options.onKeptTimesLookup);
-  }
-
-  async list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {
-    const request = { mapping, ctx, ...query };
-    return mapping.v1.paging ? this.#listV1Paged(request) : this.#listAll(request);
-  }
-
-  /**
-   * v1 cannot page: fetch everything, then filter, order and window here. The
-   * first page keeps the walk's order (walk-cache.ts), so later pages fetch
-   * only their own rows by id.
-   */
-  async #listAll(request: ListRequest): Promise<Page> {
-    const { mapping, params, filters, order, cursor, fingerprint, ctx } = request;
-    if (cursor && mapping.v1.idsParam) {
-      const walk = this.#walks.get(mapping.name, fingerprint, callerOf(ctx));
-      if (walk) return this.#laterPage(request, walk);
-    }
-    const uidKey = v1UidKey(mapping);
-    const paths = [...filters.fields, ...order.map((k) => k.field)];
-    // Each row is read only as far as filters and order need; the page's rows alone are read whole, and rendered.
-    const { rows: all, whole, reading } = await this.#listScanned(mapping, filters.v1Query, ctx, listMembers(mapping, paths, uidKey));
-    // The uids are listed only when a sweep is due (once a minute at most), not for every page.
-    if (Object.keys(filters.v1Query).length === 0) await this.#times.sweep(mapping, () => all.map((r) => String(r[uidKey])));
-    // A reading v1 gave before (byte for byte, list-scan-memo.ts) keeps what was worked out from its rows alone.
-    const lackingKey = `lacking\0${mapping.name}`;
-    const lacking = reading ? keptWith(reading, lackingKey, () => {
-      // Made from an earlier reading in which no row lacked a time (rereadListAnswer): only the rows read anew can.
-      const earlier = reading.earlier;
-      if (earlier && keptValue<readonly string[]>(earlier.rows, lackingKey)?.length === 0) return this.#times.lacking(mapping, all.slice(earlier.same, earlier.tail), uidKey);
-      return this.#times.lacking(mapping, all, uidKey);
-    }) : this.#times.lacking(mapping, all, uidKey);
-    // Unless the query reads a kept time (its filters or order), which rows match, their keys and the page
-    // they make follow from the rows and the query alone.
-    const memo = lacking.length === 0 || !readsKeptTime(mapping, paths) ? reading : undefined;
-    const derive = <T>(key: string, make: () => T): T => (memo ? keptWith(memo, key, make) : make());
-    // Every lacking row's kept times are read, which records the rows first seen, when the query reads them
-    // or the reading is new; a reading met before has had its rows recorded, and only its page needs them.
-    const recorded = `recorded\0${mapping.name}`;
-    const allTimes = !memo || !isKept(memo, recorded);
-    const times = allTimes ? await this.#times.forUids(mapping, lacking) : undefined;
-    if (memo && allTimes) keptWith(memo, recorded, () => true);
-
-    // The page is selected without sorting every row (windowUnordered).
-    const read = v2Reader(mapping, paths, times, uidKey);
-    const keyedKey = `keyed\0${fingerprint}`;
-    const keyed = derive(keyedKey, () => {
-      const match = (at: number, into: ListedRow[]): void => {
-        const v1 = all[at]!;
-        if (filters.matchesWith(v1, read)) into.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
-      };
-      // Made from an earlier reading (a list that changed in some rows): only the rows read anew are matched.
-      const carried = memo && carriedOver<ListedRow>(memo, keyedKey, match, (entry, at) => ({ ...entry, at }));
-      if (carried) return carried;
-      const matching: ListedRow[] = [];
-      for (let at = 0; at < all.length; at++) match(at, matching);
-      return matching;
+    // v1's lists are always scanned; a memo of 0 bytes keeps no reading past its request.
+    this.#list = v1List({
+      source: v1ClientSource(this.#v1),
+      render: (mapping, rows, ctx, times) => this.#renderHydrated(mapping, rows, ctx, times),
+      maxFanOut: this.#maxFanOut,
+      scans: options.scans ?? new ListScanMemo({ maxBytes: 0 }),
+      readingMemo: { rendersAlone: (mapping) => !needsHydration(mapping) },
+      walks: this.#walks.enabled ? this.#walks : undefined,
+      keptTimes: options.times ? this.#times : undefined,
     });
-    const windowKey = `window\0${fingerprint}\0${params.pageSize}\0${params.skip}\0${cursor ? JSON.stringify(cursor) : ''}`;
-    const windowRequest = { order, pageSize: params.pageSize, skip: params.skip, cursor };
-    const window = derive(windowKey, () => {
-      // Made from an earlier reading that cut this window: only the rows read anew are weighed against its page.
-      const since = memo && sinceEarlier<CutWindow<ListedRow>, ListedRow>(memo, windowKey, keyedKey, keyed);
-      return (since && windowCarried(since.value, since.changed, keyed.length, windowRequest)) ?? windowUnordered(keyed, windowRequest);
-    });
-    // Kept in v1's order; the walk's first later page sorts it (a copy, when kept with the reading).
-    if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, callerOf(ctx), keyed, order, memo !== undefined);
-    const pageTimes = times ?? (lacking.length === 0 ? undefined : await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
-    let page: Json[];
-    if (memo && !needsHydration(mapping)) {
-      // Rows that render from their bytes and kept times alone (no reference to look up) are rendered
-      // once a reading, and taken over by a reading made from it: a page asked for again, or cut again
-      // from a list changed elsewhere, renders only the rows it has not rendered before. A rendering
-      // serves again only with the same kept times: a write through any replica may move a row's
-      // updateTime without changing v1's bytes.
-      const timesOf = (at: number): ResourceTimes | undefined => pageTimes?.get(String(all[at]![uidKey]));
-      const rendered = rowValues(
-        memo,
-        `rendered\0${mapping.name}`,
-        (at) => {
-          const rowTimes = timesOf(at);
-          return { times: rowTimes, document: renderRow(mapping, whole(at), undefined, rowTimes) };
-        },
-        (kept, at) => sameTimes(kept.times, timesOf(at)),
-      );
-      page = window.page.map((row) => rendered(row.at).document);
-    } else {
-      page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
-    }
-    // What this reading could take over from the one it was made from is taken: that one may go.
-    reading?.forgetEarlier();
-
-    return { items: page, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }
 
-  /** A later page of a known walk: its window from the kept order, its rows fetched by id (a row gone since is left out). */
-  async #laterPage({ mapping, params, order, cursor, ctx }: ListRequest, walk: readonly Keyed<string>[]): Promise<Page> {
-    const window = windowOrdered(walk, { order, pageSize: params.pageSize, skip: params.skip, cursor });
-    const fetched = await this.#fetchRows(mapping, window.page, ctx);
-    const uidKey = v1UidKey(mapping);
-    const byUid = new Map(fetched.map((row) => [String(row[uidKey]), row]));
-    const rows = window.page.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
-    return { items: await this.#renderHydrated(mapping, rows, ctx), ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
-  }
-
-  /**
-   * v1 pages this list itself: walk its pages in its order, applying here only
-   * the filters v1 was not given, until the page is full. The page token
-   * holds v1's token for the v1 page being read and how far into it this page
-   * got, so the next page resumes exactly there.
-   */
-  async #listV1Paged({ mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
-    const paging = mapping.v1.paging!;
-    const v1Order = v1OrderFor(order, paging.orderBy);
-    let position = cursor ? positionFrom(cursor) : { token: '', index: 0 };
-    let toSkip = params.skip;
-    const skipped = (cursor?.skipped ?? 0) + params.skip;
-    const read = v2Reader(mapping, filters.fields, undefined, v1UidKey(mapping));
-    const page: Json[] = [];
-    let next: { token: string; index: number } | undefined;
-    let v1Total: unknown;
-
-    for (let walked = 0; ; walked++) {
-      if (walked >= this.#maxFanOut) {
-        // Filters v1 does not know can leave whole v1 pages empty; a short page with a token beats a long wait.
-        next = position;
-        break;
-      }
-      const answer = await this.#v1.call<{ items?: unknown; nextPageToken?: unknown; totalCount?: unknown }>({
-        method: 'GET',
-        path: v1CollectionPath(mapping),
-        query: { ...filters.v1Query, [paging.pageSize]: String(V1_PAGE), [paging.orderParam]: v1Order, ...(position.token ? { [paging.pageToken]: position.token } : {}) },
-        authorization: ctx.authorization,
-      }, ctx);
-      v1Total = answer.totalCount;
-      const items = v1ListRows(answer) as Json[];
-      const v1Next = typeof answer.nextPageToken === 'string' ? answer.nextPageToken : '';
-      let i = position.index;
-      for (; i < items.length && page.length < params.pageSize; i++) {
-        if (!filters.matchesWith(items[i]!, read)) continue;
-        if (toSkip > 0) toSkip--;
-        else page.push(items[i]!);
-      }
-      if (page.length === params.pageSize) {
-        if (i < items.length) next = { token: position.token, index: i };
-        else if (v1Next) next = { token: v1Next, index: 0 };
-        break;
-      }
-      if (!v1Next) break;
-      position = { token: v1Next, index: 0 };
-    }
-
-    // v1's count holds only when v1 applied every filter; totalCount is optional in v2, so it is left out otherwise.
-    const total = !filters.localOnly && (typeof v1Total === 'string' || typeof v1Total === 'number') ? Number(v1Total) : undefined;
-    return {
-      items: await this.#renderHydrated(mapping, page, ctx),
-      ...(next ? { next: { after: [next.token, next.index], skipped } } : {}),
-      ...(total !== undefined ? { total } : {}),
-      skipped,
-    };
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {
+    return this.#list(mapping, query, ctx);
   }
 
   async get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
@@ -354,30 +199,6 @@ export class V1Backend implements BackendPort {
     };
   }
 
-  /**
-   * A whole v1 list, each row with only the given members (`undefined`: every row whole), any row
-   * whole on demand (v1/list-body.ts), and the scan's reading when it was scanned (list-scan-memo.ts).
-   */
-  async #listScanned(mapping: ResourceMapping, query: Json, ctx: RequestContext, members: ListMembers | undefined): Promise<{ rows: Json[]; whole: (i: number) => Json; reading?: ScannedRows }> {
-    if (members) {
-      const path = v1CollectionPath(mapping);
-      const scope = callerOf(ctx);
-      const request = `${path}\u0000${JSON.stringify(query)}`;
-      const likely = this.#scans.likely(members.values, members.presence, scope, request);
-      const answer = await this.#v1.call<{ items?: unknown }>(
-        { method: 'GET', path, query: query as Record<string, string>, authorization: ctx.authorization, likely },
-        ctx,
-        (answer) => this.#scans.read(answer, members.values, members.presence, scope, request),
-      );
-      const scanned = answer.items;
-      if (scanned instanceof ScannedRows) return { rows: scanned.partial, whole: (i) => scanned.whole(i), reading: scanned };
-      const rows = v1ListRows(answer) as Json[];
-      return { rows, whole: (i) => rows[i]! };
-    }
-    const rows = await this.#listV1(mapping, query, ctx);
-    return { rows, whole: (i) => rows[i]! };
-  }
-
   async #listV1(mapping: ResourceMapping, query: Json, ctx: RequestContext): Promise<Json[]> {
     const answer = await this.#v1.call<{ items?: unknown }>(
       { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
@@ -450,69 +271,6 @@ export class V1Backend implements BackendPort {
 
 }
 
-/** A v1 row of a list as its window sees it: uid and sort key, and where the row sits in v1's answer. */
-interface ListedRow extends Keyed<string> {
-  at: number;
-}
-
-/**
- * The members of v1 rows a List reads of every row: the uid and what `paths` render from, and the
- * kept times' sources, read only for whether they are blank when nothing else reads them
- * (list-body.ts). Undefined when a path renders from the whole row.
- */
-function listMembers(mapping: ResourceMapping, paths: readonly string[], uidKey: string): ListMembers | undefined {
-  const values = new Set([uidKey]);
-  for (const path of paths) {
-    const of = v1MembersOf(mapping.fields, path);
-    if (!of) return undefined;
-    for (const member of of) values.add(member);
-  }
-  const presence = new Set<string>();
-  for (const source of KeptTimes.sources(mapping)) {
-    // A dotted source is read inside its member's value, which is then read whole.
-    (source.includes('.') ? values : presence).add(source.split('.')[0]!);
-  }
-  return { values: [...values], presence: [...presence].filter((member) => !values.has(member)) };
-}
-
-interface ListMembers {
-  values: string[];
-  presence: string[];
-}
-
-/** Whether any of these v2 paths renders a time the gateway keeps (kept-times.ts), which changes apart from v1's rows. */
-function readsKeptTime(mapping: ResourceMapping, paths: readonly string[]): boolean {
-  return paths.some((path) => ownValue(mapping.fields, path.split('.')[0]!)?.kept !== undefined);
-}
-
-/** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */
-function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: Map<string, ResourceTimes> | undefined, uidKey: string): ReadField<Json> {
-  const kept = times && ((spec: FieldSpec, value: unknown, v1: Json) => withKeptTime(spec, value, times.get(String(v1[uidKey]))));
-  const readers = new Map(paths.map((path) => [path, v2PathReader(mapping.fields, path, kept)]));
-  return (row, path) => readers.get(path)?.(row);
-}
-
-interface ListRequest extends ListQuery {
-  mapping: ResourceMapping;
-  ctx: RequestContext;
-}
-
-/** v1's order enum value for a v2 order, which must be one field (and the uid tiebreak v1 applies itself). */
-function v1OrderFor(order: readonly OrderKey[], table: Readonly<Record<string, string>>): string {
-  const [first, ...rest] = order;
-  const value = table[`${first!.field} ${first!.desc ? 'desc' : 'asc'}`];
-  if (!value || rest.some((k) => k.field !== 'uid' || k.desc)) {
-    throw invalidField('order_by', `this list is ordered by v1, which takes one of: ${Object.keys(table).join(', ')}`);
-  }
-  return value;
-}
-
-function positionFrom(cursor: PageCursor): { token: string; index: number } {
-  const [token, index] = cursor.after;
-  if (typeof token !== 'string' || typeof index !== 'number') throw invalidField('page_token', 'is not a page token of this list');
-  return { token, index };
-}
-
 function joinPath(collection: string, uidp: string): string {
   return uidp ? `${collection}/${uidpPath(uidp)}` : collection;
 }
@@ -534,8 +292,4 @@ function v1RowUid(mapping: ResourceMapping, row: Json): string {
 /** A v1 row as its v2 resource: references resolved by `resolve`, blank times set from `times`. */
 function renderRow(mapping: ResourceMapping, row: Json, resolve: LookupResolver | undefined, times: ResourceTimes | undefined): Json {
   return applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times);
-}
-
-function sameTimes(a: ResourceTimes | undefined, b: ResourceTimes | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.createTime === b.createTime && a.updateTime === b.updateTime);
 }

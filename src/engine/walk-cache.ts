@@ -59,6 +59,11 @@ export class WalkCache {
     });
   }
 
+  /** False when switched off (`ttlMs` or `maxBytes` 0): it keeps no walk. */
+  get enabled(): boolean {
+    return this.#walks !== undefined;
+  }
+
   /** The walk of this query for this caller (caller-key.ts), put in order if it is not yet. */
   get(resource: string, fingerprint: string, caller: string): readonly Keyed<string>[] | undefined {
     if (!this.#walks) return undefined;

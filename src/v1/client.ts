@@ -17,10 +17,12 @@ import { parseJsonBytes } from './json-body.ts';
 import { withQuery, type QueryValue } from './query-string.ts';
 import type { CancelSignal } from '../cancellation.ts';
 
-/** Reads a successful answer's body (JSON) into a value; throws when it is not JSON. */
-export type ReadAnswer = (body: AnswerBody) => unknown;
-
-const parseAnswer: ReadAnswer = (body) => parseJsonBytes(body.bytes());
+/**
+ * Reads a successful answer itself, for a caller that wants more of v1's bytes than their JSON value (a
+ * List's scanner): `body` is undefined when v1 sent none (or a BOM alone); `status` names the answer in
+ * the errors it throws, which the call throws as they are.
+ */
+export type ReadSuccess<T> = (body: AnswerBody | undefined, status: number) => T;
 
 export interface V1Call {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -79,8 +81,13 @@ export class V1Client {
     });
   }
 
-  /** `read` turns a successful answer's bytes into what the call answers (default: parsed JSON, parseJsonBytes). */
-  async call<T = unknown>(call: V1Call, scope?: CallScope, read: ReadAnswer = parseAnswer): Promise<T> {
+  /** v1's answer to the call as its JSON message (an object); a failure thrown as the ApiError that describes it. */
+  call<T = unknown>(call: V1Call, scope?: CallScope): Promise<T> {
+    return this.callReading(call, scope, v1Message<T>);
+  }
+
+  /** `call` with its successful answer read by `read` (ReadSuccess), its failures thrown as `call` throws them. */
+  async callReading<T>(call: V1Call, scope: CallScope | undefined, read: ReadSuccess<T>): Promise<T> {
     // One client span per call (its retries included), whose context v1 gets as the parent of its own work.
     const span = scope?.trace?.child(call.method, 'client', httpClientAttributes(call.method, this.#origin, call.path));
     if (!this.#observe && !span) return this.#call(call, read, scope);
@@ -101,7 +108,7 @@ export class V1Client {
     }
   }
 
-  async #call<T>(call: V1Call, read: ReadAnswer, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
+  async #call<T>(call: V1Call, read: ReadSuccess<T>, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
     if (scope) scope.counter.v1Calls++;
     const headers: Record<string, string> = { ...propagation, authorization: call.authorization, accept: 'application/json' };
     let body: string | undefined;
@@ -124,18 +131,7 @@ export class V1Client {
     }
     const { statusCode, body: bytes } = answer;
     if (bytes === undefined) throw tooLarge(statusCode, this.#limits.maxBytes);
-    if (statusCode >= 200 && statusCode < 300) {
-      if (isEmpty(bytes)) return {} as T;
-      let parsed: unknown;
-      try {
-        parsed = read(bytes);
-      } catch {
-        throw notJson(statusCode);
-      }
-      // Every v1 answer is a message, so a JSON object; anything else is no answer the gateway can trust.
-      if (jsonKind(parsed) !== 'object') throw unreadable(statusCode, `a JSON ${jsonKind(parsed)} where an object was expected`);
-      return parsed as T;
-    }
+    if (statusCode >= 200 && statusCode < 300) return read(isEmpty(bytes) ? undefined : bytes, statusCode);
     throw fromV1Response(statusCode, textOf(bytes.bytes()), { 'retry-after': answer.headers['retry-after'] });
   }
 
@@ -162,6 +158,25 @@ export class V1Client {
     return this.#pool.close();
   }
 }
+
+/**
+ * A successful answer as v1's message, read by `read` (JSON.parse's value, or one of the same members
+ * read otherwise: v1/list-body.ts): none is `{}`, a body not JSON or not an object is refused.
+ */
+export function v1Message<T>(body: AnswerBody | undefined, status: number, read: (body: AnswerBody) => unknown = parseBody): T {
+  if (body === undefined) return {} as T;
+  let parsed: unknown;
+  try {
+    parsed = read(body);
+  } catch {
+    throw notJson(status);
+  }
+  // Every v1 answer is a message, so a JSON object; anything else is no answer the gateway can trust.
+  if (jsonKind(parsed) !== 'object') throw unreadable(status, `a JSON ${jsonKind(parsed)} where an object was expected`);
+  return parsed as T;
+}
+
+const parseBody = (body: AnswerBody): unknown => parseJsonBytes(body.bytes());
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 

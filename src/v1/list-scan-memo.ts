@@ -82,7 +82,7 @@ export class ListScanMemo {
     if (hit) return kept.reading;
     const bytes = answer.bytes();
     const reading = (kept && rereadListAnswer(kept.bytes, kept.reading, bytes, members, presence)) ?? readListAnswer(bytes, members, presence);
-    // A reading made from the kept one holds it until its List has worked out its rows (v1-backend.ts);
+    // A reading made from the kept one holds it until its List has worked out its rows (engine/v1-list/with-reading-memo.ts);
     // the kept one lets go of its own earlier one now, so no chain grows past two.
     if (kept) rowsOf(kept.reading)?.forgetEarlier();
     const rows = rowsOf(reading);
