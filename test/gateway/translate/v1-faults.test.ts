@@ -50,7 +50,9 @@ const HEAP_SLACK_MB = 32;
 /** Attempts at a request the healthy emulator answers, per operation. */
 const PROBES = 16;
 
-const BINDINGS = forMode(bindContract(apiServices(), MAPPINGS), 'translate').served;
+/** What translate mode serves over v1: not what its store keeps because v1 has no equivalent (overlays, identity metadata). */
+const BINDINGS = forMode(bindContract(apiServices(), MAPPINGS), 'translate').served
+  .filter((b) => !b.mapping.nativeOnly && !(b.custom && !b.custom.translate));
 const OPERATIONS: DescMethod[] = BINDINGS.map((b) => b.method);
 const KIND = new Map(BINDINGS.map((b) => [b.method, b.kind]));
 /**
