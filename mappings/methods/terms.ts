@@ -9,6 +9,7 @@
  * cannot say who accepted: `acceptedBy` is empty there.
  */
 import { invalidField } from '../../src/aip/errors.ts';
+import { toMillisTimestamp } from '../../src/aip/time.ts';
 import type { CustomMethod, NativeAccess } from '../../src/engine/custom-method.ts';
 import type { Json } from '../../src/engine/shape.ts';
 import type { StoredResource } from '../../src/store/types.ts';
@@ -31,6 +32,15 @@ function documentIds(request: Json): string[] {
     if (id.trim() === '') throw invalidField(`documentIds[${i}]`, 'must not be empty');
   });
   return [...new Set(ids)];
+}
+
+/**
+ * An acceptance as it leaves, in either mode: its time with exactly
+ * millisecond precision, as every time of the contract (v1 sends microseconds;
+ * a row carried over from v1 may keep them).
+ */
+function acceptance(fields: { docId: string; acceptedBy: string; orgUid: string; createTime: unknown }): Json {
+  return { ...fields, createTime: toMillisTimestamp(fields.createTime) };
 }
 
 /** Every acceptance row of the group and its ancestors. */
@@ -80,14 +90,18 @@ export const listTermsAcceptances: CustomMethod = {
     const answer = await v1.call({ method: 'GET', path: `/iam/v1/terms/${uidpPath(group)}` });
     const organisation = group.split('/')[0]!;
     return {
-      termsAcceptances: v1ListRows(answer).map((row) => ({
-        docId: v1String(row, 'docId'), acceptedBy: v1String(row, 'acceptedBy'), orgUid: organisation, createTime: v1String(row, 'acceptedAt') || null,
+      termsAcceptances: v1ListRows(answer).map((row) => acceptance({
+        docId: v1String(row, 'docId'), acceptedBy: v1String(row, 'acceptedBy'), orgUid: organisation, createTime: v1String(row, 'acceptedAt'),
       })),
     };
   },
   async native(request, access) {
     const group = groupOf(request);
     await access.get('groups', group);
-    return { termsAcceptances: (await acceptances(access, group)).map((row) => row.body) };
+    return {
+      termsAcceptances: (await acceptances(access, group)).map(({ body }) => acceptance({
+        docId: String(body.docId), acceptedBy: String(body.acceptedBy ?? ''), orgUid: String(body.orgUid), createTime: body.createTime,
+      })),
+    };
   },
 };
