@@ -37,6 +37,12 @@ export interface FieldSpec {
   readonly type?: FieldType;
   readonly repeated?: boolean;
   readonly enum?: EnumRename;
+  /**
+   * A map keyed by an enum's value names: its keys renamed as `enum` renames
+   * values. A key in the other version's spelling is taken too (v1's where v2's
+   * is expected); a key neither version names passes as it is.
+   */
+  readonly keys?: EnumRename;
   readonly fields?: Readonly<Record<string, FieldSpec>>;
   /** Set by the service; ignored in requests. */
   readonly outputOnly?: boolean;
