@@ -135,6 +135,12 @@ export interface ResourceMapping {
     /** v1 keys only the create answer carries (a one-time code), kept over the row read back. */
     readonly createAnswerOnly?: readonly string[];
     /**
+     * Rules v1 holds writes to beyond v2's (a shorter limit), checked before
+     * the write reaches v1 so the refusal names the v2 field and says the
+     * limit, whatever v1's own message says.
+     */
+    readonly validate?: ZodType;
+    /**
      * v1 pages this list itself (advisories): the gateway walks v1's pages
      * instead of fetching everything. `orderBy` maps each v2 order (one field
      * and a direction, `uid asc`) to v1's order enum value.
