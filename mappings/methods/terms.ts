@@ -16,6 +16,7 @@ import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, newChildUid, selfAndAncestors } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
 import { v1ListRows, v1String } from '../../src/v1/errors.ts';
+import { allRows } from './store-rows.ts';
 
 /** The store's kind for acceptances: one row per (accepting group, document), a child of the group. */
 const KIND = 'termsAcceptances';
@@ -44,18 +45,8 @@ function acceptance(fields: { docId: string; acceptedBy: string; orgUid: string;
 }
 
 /** Every acceptance row of the group and its ancestors. */
-async function acceptances(access: NativeAccess, group: string): Promise<StoredResource[]> {
-  const rows: StoredResource[] = [];
-  let after: readonly unknown[] | undefined;
-  for (;;) {
-    const page = await access.store.resources.list({
-      kind: KIND, filters: [{ field: 'parent', op: 'in', value: selfAndAncestors(group) }],
-      order: [{ field: 'uid', desc: false }], skip: 0, limit: 500, ...(after ? { after } : {}),
-    });
-    rows.push(...page.rows);
-    if (!page.more || page.rows.length === 0) return rows;
-    after = [page.rows[page.rows.length - 1]!.uid];
-  }
+function acceptances(access: NativeAccess, group: string): Promise<StoredResource[]> {
+  return allRows(access.store, KIND, [{ field: 'parent', op: 'in', value: selfAndAncestors(group) }]);
 }
 
 export const acceptTerms: CustomMethod = {

@@ -1,7 +1,7 @@
 /**
  * Equivalence (test/support/equivalence.ts) for the registry: repos and their
- * readmes, tags, images (translate mode: only v1 reads manifests) and overlays
- * with their bindings (native mode: v1 has none). The same operation over gRPC
+ * readmes, tags, images (native mode: from the row the import copies) and
+ * overlays with their bindings (native mode: v1 has none). The same operation over gRPC
  * and over REST answers the same message, or the same error; what a mode does
  * not serve is UNIMPLEMENTED alike on both.
  */
@@ -21,6 +21,7 @@ describeEquivalence('registry', (eq, mode) => {
     ids.org = await eq.made('/iam/v2beta1/groups', { name: 'equivalence' });
     ids.repo = await eq.stack().fixtures.repo(ids.org, { name: 'eq-repo', catalogTier: 'CATALOG_TIER_BASE' });
     ids.tag = await eq.stack().fixtures.tag(ids.repo, { name: 'latest', digest: DIGEST });
+    await eq.stack().fixtures.image(ids.repo, DIGEST, { amd64: '31457280', arm64: '30408704' });
   });
 
   itReadsAlike(eq, ids, [
@@ -54,14 +55,9 @@ describeEquivalence('registry', (eq, mode) => {
     await eq.same('TagsService.DeleteTag', { uid: created.uid }, () => rest().delete(`/registry/v2beta1/tags/${other}`));
   });
 
-  it('GetArchitectures and GetSize of an image (translate), UNIMPLEMENTED alike where no manifests are kept (native)', async () => {
+  it('GetArchitectures and GetSize of an image', async () => {
     const image = `/registry/v2beta1/repos/${ids.repo}/digests/${DIGEST}`;
     const request = { repoUid: ids.repo!, digest: DIGEST };
-    if (mode === 'native') {
-      await eq.sameError('ImagesService.GetArchitectures', request, UNIMPLEMENTED, () => rest().get(`${image}/architectures`));
-      await eq.sameError('ImagesService.GetSize', request, UNIMPLEMENTED, () => rest().get(`${image}/size`));
-      return;
-    }
     const platforms = await eq.same<{ architectures: string[] }>('ImagesService.GetArchitectures', request, () => rest().get(`${image}/architectures`));
     expect(platforms.architectures.length).toBeGreaterThan(1);
     for (const architecture of platforms.architectures) {
