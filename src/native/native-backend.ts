@@ -23,6 +23,7 @@ import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } fro
 import { normalize } from './document.ts';
 import { generate } from './generated.ts';
 import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';
+import { resolveThroughFilters } from './through-filters.ts';
 import { hydrateReferences, requireReferenced } from './references.ts';
 import { applyUpdate } from './update.ts';
 
@@ -90,7 +91,7 @@ export class NativeBackend implements BackendPort {
   }
 
   async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, _ctx: RequestContext): Promise<Page> {
-    const plan = planFilters(mapping, filters.canonical);
+    const plan = planFilters(mapping, filters.canonical, await resolveThroughFilters(this.#store.resources, mapping, filters.canonical));
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
     const window = { kind: mapping.name, filters: plan.store, order: stored, skip: params.skip, limit: params.pageSize, ...(after ? { after } : {}) };

@@ -1,15 +1,17 @@
 /**
  * What native mode serves from rows only the import writes — v1's public
- * advisory feed and what v1 says of each image — answers as translate mode
+ * advisory feed, what v1 says of each image, which package is whose
+ * subpackage for the advisories `origin` filter — answers as translate mode
  * does over the same v1. Each native engine is filled the way the import
  * fills it (the v1 routes read over HTTP, each row stored with the mapping's
- * own recipe: FEED_FROM_V1, manifestFromV1 and manifestRow) from the very
+ * own recipe: FEED_FROM_V1, manifestFromV1 and manifestRow, originRows) from the very
  * emulator a translate gateway serves, then both gateways are asked the same
  * questions over REST and gRPC.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_FROM_V1 } from '../../mappings/methods/advisory-feed.ts';
 import { IMAGE_MANIFESTS_KIND, manifestFromV1, manifestRow } from '../../mappings/methods/images.ts';
+import { ORIGIN_FROM_V1, originRows } from '../../mappings/methods/package-origins.ts';
 import { GrpcClient, rejected } from '../support/grpc.ts';
 import { startMode, type ModeStack } from '../support/modes.ts';
 import { Client, aip } from '../support/stack.ts';
@@ -55,6 +57,8 @@ for (const engine of ['native', 'native-pg'] as const) {
     let grpcV1: GrpcClient;
     let grpcNative: GrpcClient;
     const repos = { translate: '', native: '' };
+    const ADVISORIES = '/vulnerabilities/v2beta1/advisories';
+    const PACKAGES = ['openssl', 'libssl3', 'libcrypto3', 'curl'];
 
     beforeAll(async () => {
       [v1, native] = await Promise.all([startMode('translate'), startMode(engine)]);
@@ -66,7 +70,12 @@ for (const engine of ['native', 'native-pg'] as const) {
         const repo = await stack.fixtures.repo(org, { name: 'app' });
         await stack.fixtures.tag(repo, { name: 'latest', digest: DIGEST });
         repos[stack === v1 ? 'translate' : 'native'] = repo;
+        for (const artifactName of PACKAGES) {
+          await stack.fixtures.advisory(org, { author: 'a', artifactType: 'apk', artifactName, artifactArchitecture: 'x86_64', aliases: [`CVE-2026-${artifactName}`] });
+        }
       }
+      // v1's own index: openssl's subpackages (curl and openssl itself are their own origins).
+      v1.emulator!.registerSubpackages('openssl', ['libssl3', 'libcrypto3']);
 
       // As the import copies them: every row of each feed route (following v1's own pages), then the image.
       const source = new Client(v1.emulatorUrl!);
@@ -80,6 +89,10 @@ for (const engine of ['native', 'native-pg'] as const) {
           for (const row of answer.items) await native.store!.resources.insert(copied.row(row, now));
           token = copied.paging ? answer.nextPageToken ?? '' : '';
         } while (token);
+      }
+      for (const origin of PACKAGES) {
+        const answer = await v1Get(source, ORIGIN_FROM_V1.v1Path, { [ORIGIN_FROM_V1.param]: origin });
+        for (const row of originRows(origin, answer.items, now)) await native.store!.resources.insert(row);
       }
       const manifest = await manifestFromV1((path, query) => v1Get(source, path, query), repos.translate, DIGEST);
       await native.store!.resources.insert(manifestRow(repos.native, DIGEST, manifest, now));
@@ -161,6 +174,29 @@ for (const engine of ['native', 'native-pg'] as const) {
       expect(refused.status).toBe(400);
       expect(aip(refused).byType.BadRequest.fieldViolations[0].field).toBe('order_by');
       expect((await v1.client.get('/advisory/v2beta1/metadata', { order_by: 'summary' })).status).toBe(400);
+    });
+
+    it('the advisories origin filter selects an origin\'s advisories and its subpackages, in place of artifact_names', async () => {
+      const artifacts = async (stack: ModeStack, query: Record<string, unknown>) => {
+        const reply = await stack.client.get(ADVISORIES, query as never);
+        expect(reply.status).toBe(200);
+        return reply.body.advisories.map((a: any) => a.artifactName).sort();
+      };
+      for (const [query, expected] of [
+        [{ origin: 'openssl' }, ['libcrypto3', 'libssl3', 'openssl']],
+        [{ origin: 'curl' }, ['curl']],
+        // A subpackage is no origin; a package no advisory names has none.
+        [{ origin: 'libssl3' }, []],
+        [{ origin: 'zlib' }, []],
+        [{ origin: 'openssl', artifact_names: 'curl' }, ['libcrypto3', 'libssl3', 'openssl']],
+      ] as const) {
+        const [fromV1, fromStore] = await Promise.all([artifacts(v1, query), artifacts(native, query)]);
+        expect(fromV1).toEqual(expected);
+        expect(fromStore).toEqual(expected);
+      }
+      const overGrpc = await grpcNative.call('chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService', 'ListAdvisories', { origin: 'openssl', orderBy: 'uid desc', pageSize: 2 });
+      expect(overGrpc.advisories).toHaveLength(2);
+      expect(overGrpc.totalCount).toBe('3');
     });
 
     it('GetArchitectures and GetSize answer what v1 said of the image', async () => {
