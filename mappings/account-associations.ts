@@ -5,11 +5,22 @@
  * the gateway applies the `uidp.*` filters itself. v2's default order is
  * `group asc`, which is uid order. v1 has no timestamps here. The cloud blocks
  * have the same JSON on both sides; GitHub's int64 keys and ids are strings.
+ * Service bindings are keyed by service principal, spelt as the enum is in
+ * each version (`COSIGNED` in v1, `SERVICE_PRINCIPAL_COSIGNED` in v2, which
+ * api-surface.md leaves undocumented for v2): either spelling is taken, v1 is
+ * sent its own, and answers (and the store) use v2's.
  */
 import { z } from 'zod';
 import { checkAccountAssociation } from './methods/account-associations.ts';
 import { defineResource } from '../src/engine/mapping.ts';
 import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, requiredString } from './common.ts';
+import { SERVICE_PRINCIPAL } from './enums.ts';
+
+/** A service-binding key: a service principal in either version's spelling, never the unspecified one. */
+const PRINCIPAL_NAMES = new Set([...Object.entries(SERVICE_PRINCIPAL.v1ToV2)].filter(([, v2]) => v2 !== SERVICE_PRINCIPAL.zero).flat());
+const principalKey = z.string().refine((key) => PRINCIPAL_NAMES.has(key), {
+  message: `keys must be service principals (${[...PRINCIPAL_NAMES].filter((name) => name.startsWith('SERVICE_PRINCIPAL_')).join(', ')})`,
+});
 
 const needs = (...keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, requiredString().min(1, 'is required')])));
 
@@ -23,6 +34,7 @@ export default defineResource({
   fields: {
     uid: { v1: 'group' },
     ...KEPT_TIMESTAMPS,
+    chainguard: { fields: { serviceBindings: { keys: SERVICE_PRINCIPAL } } },
   },
   filters: {
     'uidp.descendants_of': { field: 'uid', op: 'descendantOf', uidp: true },
@@ -44,7 +56,7 @@ export default defineResource({
     description: z.string().optional(),
     amazon: needs('account').optional().nullable(),
     google: needs('projectId', 'projectNumber').optional().nullable(),
-    chainguard: z.object({ serviceBindings: z.record(z.string(), z.string()) }).optional().nullable(),
+    chainguard: z.object({ serviceBindings: z.record(principalKey, z.string()) }).optional().nullable(),
     azure: z.object({ tenantId: requiredString().min(1, 'is required'), clientIds: z.record(z.string(), z.string()) }).optional().nullable(),
     github: z.object({ appInstallations: z.record(z.string().regex(/^\d+$/, 'keys must be GitHub app ids'), z.unknown()).optional() }).optional().nullable(),
   }),

@@ -10,6 +10,7 @@
  * only v1 can judge (event states, authors, types, origin, aliases) are left to it.
  */
 import { listDocuments, listResolvedVulnsReports, listVulnerabilityMetadata } from './methods/advisory-feed.ts';
+import { PACKAGE_ORIGINS_KIND } from './methods/package-origins.ts';
 import { defineResource, enumRename, prefixedEnum, type FieldSpec } from '../src/engine/mapping.ts';
 import { TIMESTAMPS, TIMESTAMP_ALIASES, UID, UIDP_FILTERS } from './common.ts';
 
@@ -86,7 +87,8 @@ export default defineResource({
     ...UIDP_FILTERS,
     advisory_ids: anyOf('advisoryId', 'advisoryIds'),
     legacy_advisory_ids: anyOf('legacyAdvisoryId', 'legacyAdvisoryIds'),
-    artifact_names: anyOf('artifactName', 'artifactName'),
+    // Left to v1 (no field for the gateway to test): v1 does not apply it when `origin` is set.
+    artifact_names: { op: 'in', v1: 'artifactName' },
     artifact_types: anyOf('artifactType', 'artifactType'),
     artifact_architectures: anyOf('artifactArchitecture', 'artifactArchitecture'),
     component_names: anyOf('componentName', 'componentName'),
@@ -113,9 +115,12 @@ export default defineResource({
     },
   },
   native: {
-    // What v1 applied, over the stored advisory and its events. `origin` needs v1's registry of subpackages, so
-    // native mode answers it UNIMPLEMENTED.
+    keeps: [PACKAGE_ORIGINS_KIND],
+    // What v1 applied, over the stored advisory and its events; `origin` through the subpackages the import copied
+    // (methods/package-origins.ts), replacing the artifact-name filter as v1's does.
     filters: {
+      origin: { path: 'artifactName', match: 'through', kind: PACKAGE_ORIGINS_KIND, field: 'origin', overrides: ['artifact_names'] },
+      artifact_names: { path: 'artifactName', match: 'in' },
       event_types: { path: 'events', match: 'member', members: EVENT_MEMBERS },
       // As v1 judges it: the type of the latest approved event.
       latest_event_type: {

@@ -4,7 +4,9 @@
  * ServicePrincipal enum gains a prefix. The relationship is a oneof: exactly
  * one of claimMatch, staticKeys, awsIdentity, servicePrincipal. v1 has no
  * `name` filter, so the gateway applies it. `email`, `emailUnverified` and
- * `company` do not exist in v1.
+ * `company` do not exist in v1. Static keys expire at most 365 days ahead in
+ * v2 and 30 in v1 (api-surface.md §2): each mode refuses past its own limit,
+ * naming the field and the limit.
  */
 import { z } from 'zod';
 import { defineResource } from '../src/engine/mapping.ts';
@@ -29,12 +31,25 @@ const claimMatch = z.object({
   .refine(eitherOf('issuer', 'issuerPattern'), { message: 'one of issuer or issuerPattern is required', path: ['issuer'] })
   .refine(eitherOf('subject', 'subjectPattern'), { message: 'one of subject or subjectPattern is required', path: ['subject'] });
 
+const DAY_MS = 86_400_000;
+
+/** A static key's expiration, at most `days` after now (`why` says whose limit it is). */
+function expiresWithin(days: number, why: string) {
+  return z.iso.datetime({ offset: true, error: 'must be an RFC 3339 timestamp' }).nullable().optional()
+    .refine((time) => !time || Date.parse(time) <= Date.now() + days * DAY_MS, { message: `must be at most ${days} days after now (${why})` });
+}
+
 const staticKeys = z.object({
   issuer: requiredString().min(1, 'is required'),
   subject: requiredString().min(1, 'is required'),
   issuerKeys: requiredString().min(1, 'is required'),
-  expirationTime: z.iso.datetime({ offset: true, error: 'must be an RFC 3339 timestamp' }).nullable().optional(),
+  expirationTime: expiresWithin(365, "v2's limit for static keys"),
   audiences: z.array(z.string()).optional(),
+});
+
+/** What v1 adds: its static keys live 30 days at most (and v1 would refuse them in words of its own). */
+const V1_RULES = z.object({
+  staticKeys: z.object({ expirationTime: expiresWithin(30, "v1's limit for static keys; v2 allows 365") }).nullable().optional(),
 });
 
 const awsIdentity = z.object({
@@ -51,7 +66,7 @@ export default defineResource({
   service: 'iam',
   collection: 'identities',
   operations: ['list', 'get', 'create', 'update', 'delete'],
-  v1: { collection: 'identities', idParam: 'id', idsParam: 'uidp.ids' },
+  v1: { collection: 'identities', idParam: 'id', idsParam: 'uidp.ids', validate: V1_RULES },
   fields: {
     uid: UID,
     claimMatch: {

@@ -15,7 +15,7 @@
  * `CHAINGUARD_` environment variables or the reserved annotation prefixes.
  */
 import { z } from 'zod';
-import { getArchitectures, getSize } from './methods/images.ts';
+import { getArchitectures, getSize, IMAGE_MANIFESTS_KIND } from './methods/images.ts';
 import { defineResource } from '../src/engine/mapping.ts';
 import { TIMESTAMP_ALIASES, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { CATALOG_TIER, v2Names } from './enums.ts';
@@ -100,7 +100,11 @@ export default defineResource({
   },
   native: {
     uniqueWithinParent: { field: 'name', onCreate: 'refuse' },
-    // Its readme (a singleton at the repo's uid) and the overlay bindings attached to it go with it.
-    delete: { cascade: [{ kind: 'repoReadmes', field: 'uid' }, { kind: 'overlayBindings', field: 'repo' }] },
+    keeps: [IMAGE_MANIFESTS_KIND],
+    // Its readme (a singleton at the repo's uid), the overlay bindings attached to it and what the import copied of
+    // its images go with it.
+    delete: {
+      cascade: [{ kind: 'repoReadmes', field: 'uid' }, { kind: 'overlayBindings', field: 'repo' }, { kind: IMAGE_MANIFESTS_KIND, field: 'repoUid' }],
+    },
   },
 });

@@ -11,16 +11,32 @@
  * to the client sealed inside its own (bound to the request), never as is.
  * ListResolvedVulnsReports is not served: its one selector, `image_refs`, is a
  * repeated message, which v1's REST route cannot read from a query string.
- * Native mode keeps no feed: the data is v1's.
+ *
+ * Native mode serves the feed from rows of its own kinds, one per document and
+ * one per vulnerability, which the import copies from v1's two feed routes
+ * (FEED_FROM_V1) rendered as translate mode renders them, so both modes answer
+ * alike over the same v1. They are not derived from the stored advisories:
+ * the metadata (summary, references, severities) is in no advisory, and the
+ * feed is public (no token) while advisories belong to organisations, so a
+ * feed made from them would show one organisation's advisories to anyone.
  */
+import { invalidField } from '../../src/aip/errors.ts';
 import { contractFields, withContract } from '../../src/contract/fields.ts';
 import { contract } from '../../src/contract/registry.ts';
 import type { CustomMethod } from '../../src/engine/custom-method.ts';
 import { enumRename, prefixedEnum, type FieldSpec } from '../../src/engine/mapping.ts';
 import { renderV2, type Json } from '../../src/engine/shape.ts';
+import type { StoreFilter } from '../../src/store/types.ts';
 import { v1Int64, v1ListRows, v1String } from '../../src/v1/answer-fields.ts';
+import { allRows, type CopiedFromV1 } from './store-rows.ts';
 
-const NATIVE = 'the advisory feed is v1\'s public data; native mode keeps none';
+const NO_REPORTS = 'native mode keeps no resolved-vulnerability reports: v1 derives them from its scans of every image';
+/** The store's kinds for the feed: a document's uid is its id (a package), a vulnerability's its id (a CVE). */
+const DOCUMENTS_KIND = 'advisoryDocuments';
+const METADATA_KIND = 'vulnerabilityMetadata';
+/** ListVulnerabilityMetadata's page sizes, as v1's. */
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
 const PACKAGE = 'chainguard.platform.advisory.v2beta1';
 
 const REFERENCE_TYPE = prefixedEnum('TYPE_', ['UNSPECIFIED', 'ADVISORY', 'ARTICLE', 'DETECTION', 'DISCUSSION', 'REPORT', 'FIX', 'INTRODUCED', 'PACKAGE', 'EVIDENCE', 'WEB'], ['UNSPECIFIED', 'TYPE_UNSPECIFIED']);
@@ -45,13 +61,51 @@ const METADATA = fieldsOf('VulnerabilityMetadata', {
   severities: { v1: 'severity', fields: { type: { enum: SEVERITY_TYPE } } },
 });
 
+/** The feed's v1 data as the import copies it into the store. */
+export const FEED_FROM_V1: readonly CopiedFromV1[] = [
+  { kind: DOCUMENTS_KIND, v1Path: '/advisory/v1/documents', row: (v1, now) => feedRow(DOCUMENTS_KIND, renderV2(DOCUMENT, v1), now) },
+  {
+    kind: METADATA_KIND, v1Path: '/advisory/v1/metadata', paging: { pageSize: 'pageSize', pageToken: 'pageToken', size: MAX_PAGE },
+    row: (v1, now) => feedRow(METADATA_KIND, renderV2(METADATA, v1), now),
+  },
+];
+
+function feedRow(kind: string, body: Json, now: string) {
+  return { kind, uid: String(body.id), parent: '', body, createTime: now, updateTime: now };
+}
+
+/** v1's documents filter, as the emulator reads the facts: `cves` matches any advisory's id or alias. */
+function mentionsAny(document: Json, cves: readonly string[]): boolean {
+  const advisories = Array.isArray(document.advisories) ? (document.advisories as Json[]) : [];
+  return advisories.some((a) => cves.includes(String(a.id)) || (Array.isArray(a.aliases) && a.aliases.some((alias) => cves.includes(String(alias)))));
+}
+
 export const listDocuments: CustomMethod = {
   async translate(request, v1) {
     const answer = await v1.call({ method: 'GET', path: '/advisory/v1/documents', query: { id: request.id as string | undefined, cves: request.cves as string[] | undefined } });
     return { documents: v1ListRows(answer).map((row) => renderV2(DOCUMENT, row as Json)) };
   },
-  unserved: { native: NATIVE },
+  async native(request, access) {
+    const id = typeof request.id === 'string' ? request.id : '';
+    const cves = Array.isArray(request.cves) ? (request.cves as string[]) : [];
+    const filters: StoreFilter[] = id ? [{ field: 'uid', op: 'eq', value: id }] : [];
+    const documents = (await allRows(access.store, DOCUMENTS_KIND, filters)).map((row) => row.body);
+    return { documents: cves.length === 0 ? documents : documents.filter((document) => mentionsAny(document, cves)) };
+  },
 };
+
+/** `id`, `id asc` or `id desc` (the only order v1's feed takes, as the emulator reads it): descending or not. */
+function metadataOrder(orderBy: unknown): boolean {
+  const order = typeof orderBy === 'string' ? orderBy.trim().replace(/\s+/g, ' ') : '';
+  if (!/^(id( (asc|desc))?)?$/.test(order)) throw invalidField('order_by', `"${order}" is not one of id, id asc, id desc`);
+  return order.endsWith('desc');
+}
+
+function nonNegative(field: string, value: unknown): number {
+  const n = value === undefined || value === null ? 0 : Number(value);
+  if (!Number.isInteger(n) || n < 0) throw invalidField(field, 'must not be negative');
+  return n;
+}
 
 export const listVulnerabilityMetadata: CustomMethod = {
   async translate(request, v1) {
@@ -69,7 +123,8 @@ export const listVulnerabilityMetadata: CustomMethod = {
       },
     });
     const next = v1String(answer, 'nextPageToken');
-    const skipped = Number(answer.skipped ?? 0);
+    // v1 says what this request skipped; v2's `skipped` adds up across the pages of one query.
+    const skipped = (v1.pages.cursor?.skipped ?? 0) + Number(answer.skipped ?? 0);
     return {
       vulnerabilityMetadata: v1ListRows(answer).map((row) => renderV2(METADATA, row as Json)),
       nextPageToken: next ? v1.pages.seal({ after: [next], skipped }) : '',
@@ -77,12 +132,33 @@ export const listVulnerabilityMetadata: CustomMethod = {
       skipped,
     };
   },
-  unserved: { native: NATIVE },
+  async native(request, access) {
+    const desc = metadataOrder(request.orderBy);
+    const size = Math.min(nonNegative('page_size', request.pageSize) || DEFAULT_PAGE, MAX_PAGE);
+    const skip = nonNegative('skip', request.skip);
+    const filters: StoreFilter[] = [];
+    if (typeof request.id === 'string' && request.id) filters.push({ field: 'uid', op: 'eq', value: request.id });
+    const ids = Array.isArray(request.ids) ? (request.ids as string[]) : [];
+    if (ids.length > 0) filters.push({ field: 'uid', op: 'in', value: ids });
+    const cursor = access.pages.cursor;
+    const page = await access.store.resources.list({
+      kind: METADATA_KIND, filters, order: [{ field: 'uid', desc }], skip, limit: size, ...(cursor ? { after: cursor.after } : {}),
+    });
+    // As every List of the gateway: what was skipped adds up across the pages of one query.
+    const skipped = (cursor?.skipped ?? 0) + skip;
+    const last = page.rows[page.rows.length - 1];
+    return {
+      vulnerabilityMetadata: page.rows.map((row) => row.body),
+      nextPageToken: page.more && last ? access.pages.seal({ after: [last.uid], skipped }) : '',
+      totalCount: String(page.total),
+      skipped,
+    };
+  },
 };
 
 export const listResolvedVulnsReports: CustomMethod = {
   unserved: {
     translate: 'v1\'s REST route cannot take image_refs (a repeated message cannot be set from a query string), and the gateway speaks REST to v1',
-    native: NATIVE,
+    native: NO_REPORTS,
   },
 };

@@ -9,12 +9,14 @@
  * cannot say who accepted: `acceptedBy` is empty there.
  */
 import { invalidField } from '../../src/aip/errors.ts';
+import { toMillisTimestamp } from '../../src/aip/time.ts';
 import type { CustomMethod, NativeAccess } from '../../src/engine/custom-method.ts';
 import type { Json } from '../../src/engine/shape.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, newChildUid, selfAndAncestors } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
 import { v1ListRows, v1String } from '../../src/v1/answer-fields.ts';
+import { allRows } from './store-rows.ts';
 
 /** The store's kind for acceptances: one row per (accepting group, document), a child of the group. */
 const KIND = 'termsAcceptances';
@@ -33,19 +35,18 @@ function documentIds(request: Json): string[] {
   return [...new Set(ids)];
 }
 
+/**
+ * An acceptance as it leaves, in either mode: its time with exactly
+ * millisecond precision, as every time of the contract (v1 sends microseconds;
+ * a row carried over from v1 may keep them).
+ */
+function acceptance(fields: { docId: string; acceptedBy: string; orgUid: string; createTime: unknown }): Json {
+  return { ...fields, createTime: toMillisTimestamp(fields.createTime) };
+}
+
 /** Every acceptance row of the group and its ancestors. */
-async function acceptances(access: NativeAccess, group: string): Promise<StoredResource[]> {
-  const rows: StoredResource[] = [];
-  let after: readonly unknown[] | undefined;
-  for (;;) {
-    const page = await access.store.resources.list({
-      kind: KIND, filters: [{ field: 'parent', op: 'in', value: selfAndAncestors(group) }],
-      order: [{ field: 'uid', desc: false }], skip: 0, limit: 500, ...(after ? { after } : {}),
-    });
-    rows.push(...page.rows);
-    if (!page.more || page.rows.length === 0) return rows;
-    after = [page.rows[page.rows.length - 1]!.uid];
-  }
+function acceptances(access: NativeAccess, group: string): Promise<StoredResource[]> {
+  return allRows(access.store, KIND, [{ field: 'parent', op: 'in', value: selfAndAncestors(group) }]);
 }
 
 export const acceptTerms: CustomMethod = {
@@ -80,14 +81,18 @@ export const listTermsAcceptances: CustomMethod = {
     const answer = await v1.call({ method: 'GET', path: `/iam/v1/terms/${uidpPath(group)}` });
     const organisation = group.split('/')[0]!;
     return {
-      termsAcceptances: v1ListRows(answer).map((row) => ({
-        docId: v1String(row, 'docId'), acceptedBy: v1String(row, 'acceptedBy'), orgUid: organisation, createTime: v1String(row, 'acceptedAt') || null,
+      termsAcceptances: v1ListRows(answer).map((row) => acceptance({
+        docId: v1String(row, 'docId'), acceptedBy: v1String(row, 'acceptedBy'), orgUid: organisation, createTime: v1String(row, 'acceptedAt'),
       })),
     };
   },
   async native(request, access) {
     const group = groupOf(request);
     await access.get('groups', group);
-    return { termsAcceptances: (await acceptances(access, group)).map((row) => row.body) };
+    return {
+      termsAcceptances: (await acceptances(access, group)).map(({ body }) => acceptance({
+        docId: String(body.docId), acceptedBy: String(body.acceptedBy ?? ''), orgUid: String(body.orgUid), createTime: body.createTime,
+      })),
+    };
   },
 };

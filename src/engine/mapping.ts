@@ -37,6 +37,12 @@ export interface FieldSpec {
   readonly type?: FieldType;
   readonly repeated?: boolean;
   readonly enum?: EnumRename;
+  /**
+   * A map keyed by an enum's value names: its keys renamed as `enum` renames
+   * values. A key in the other version's spelling is taken too (v1's where v2's
+   * is expected); a key neither version names passes as it is.
+   */
+  readonly keys?: EnumRename;
   readonly fields?: Readonly<Record<string, FieldSpec>>;
   /** Set by the service; ignored in requests. */
   readonly outputOnly?: boolean;
@@ -128,6 +134,12 @@ export interface ResourceMapping {
     readonly rereadAfterWrite?: boolean;
     /** v1 keys only the create answer carries (a one-time code), kept over the row read back. */
     readonly createAnswerOnly?: readonly string[];
+    /**
+     * Rules v1 holds writes to beyond v2's (a shorter limit), checked before
+     * the write reaches v1 so the refusal names the v2 field and says the
+     * limit, whatever v1's own message says.
+     */
+    readonly validate?: ZodType;
     /**
      * v1 pages this list itself (advisories): the gateway walks v1's pages
      * instead of fetching everything. `orderBy` maps each v2 order (one field

@@ -120,7 +120,7 @@ function planField(key: string, spec: FieldSpec): FieldPlan[] {
   const source = spec.v1 === undefined ? key : spec.v1;
   const type = typeOf(spec);
   // `__proto__` as a member name reads the prototype in generated code; renderField reads the own member.
-  if (!spec.lookup && !spec.repeated && MEMBER_TYPES.has(type) && source !== null && source !== '.' && !source.includes('.') && source !== '__proto__') {
+  if (!spec.lookup && !spec.repeated && !spec.keys && MEMBER_TYPES.has(type) && source !== null && source !== '.' && !source.includes('.') && source !== '__proto__') {
     const zero = zeroValue(spec);
     return [{
       kind: 'member',
@@ -212,7 +212,7 @@ function renderValue(spec: FieldSpec, raw: unknown, resolve?: LookupResolver): u
   if (raw === undefined || raw === null) return undefined;
   switch (typeOf(spec)) {
     case 'message': return isObject(raw) ? renderV2(spec.fields ?? NO_FIELDS, raw, resolve) : undefined;
-    case 'map': return isObject(raw) ? { ...raw } : undefined;
+    case 'map': return isObject(raw) ? renameKeys(raw, spec.keys?.v1ToV2) : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;
     case 'int64': return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
     case 'enum': return typeof raw === 'string' ? (spec.enum ? ownValue(spec.enum.v1ToV2, raw) : raw) : undefined;
@@ -223,6 +223,14 @@ function renderValue(spec: FieldSpec, raw: unknown, resolve?: LookupResolver): u
     case 'int': return Number.isInteger(raw) ? raw : undefined;
     default: return raw;
   }
+}
+
+/** A copy of a map with its keys renamed where `names` knows them (a map keyed by an enum's names). */
+export function renameKeys(map: Json, names: Readonly<Record<string, string>> | undefined): Json {
+  if (!names) return { ...map };
+  const out: Json = {};
+  for (const [key, value] of Object.entries(map)) setOwn(out, Object.hasOwn(names, key) ? names[key]! : key, value);
+  return out;
 }
 
 // ---- request bodies --------------------------------------------------------
@@ -278,6 +286,7 @@ function writeValue(spec: FieldSpec, value: unknown): unknown {
   switch (typeOf(spec)) {
     case 'message': return isObject(value) ? toV1(spec.fields ?? {}, value) : value;
     case 'enum': return typeof value === 'string' ? spec.enum?.v2ToV1[value] ?? value : value;
+    case 'map': return isObject(value) ? renameKeys(value, spec.keys?.v2ToV1) : value;
     default: return value;
   }
 }

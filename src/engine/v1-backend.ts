@@ -84,6 +84,7 @@ export class V1Backend implements BackendPort {
   }
 
   async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json> {
+    validate(mapping.v1.validate, value);
     const created = await this.#v1.call<Json>(
       {
         method: 'POST',
@@ -109,6 +110,7 @@ export class V1Backend implements BackendPort {
       const keep = pathsToKeep(mapping.fields, merged, value, paths);
       for (const path of paths) copyV2Path(mapping.fields, value, merged, path);
       validate(mapping.validate, merged, validationScope(mapping.fields, paths));
+      validate(mapping.v1.validate, merged, validationScope(mapping.fields, paths));
 
       // Start from v1's own row so fields v2 does not show (or shows as output-only) survive the PUT.
       const before = projectRow(row, mapping.v1.writeShape);

@@ -6,7 +6,7 @@
  */
 import { toMillisTimestamp } from '../aip/time.ts';
 import type { FieldSpec } from '../engine/mapping.ts';
-import { isObject, renderV2, typeOf, type Json } from '../engine/shape.ts';
+import { isObject, renameKeys, renderV2, typeOf, type Json } from '../engine/shape.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 
@@ -68,7 +68,8 @@ function normalizeOne(spec: FieldSpec, raw: unknown, options: NormalizeOptions):
   if (options.stored && type !== 'message') return raw;
   switch (type) {
     case 'message': return isObject(raw) ? normalize(spec.fields ?? {}, raw, options) : undefined;
-    case 'map': return isObject(raw) ? { ...raw } : undefined;
+    // Kept in v2's spelling whichever the client used.
+    case 'map': return isObject(raw) ? renameKeys(raw, spec.keys?.v1ToV2) : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;
     case 'int64': return typeof raw === 'number' || typeof raw === 'string' ? String(raw) : undefined;
     default: return typeof raw === 'object' ? structuredClone(raw) : raw;

@@ -24,6 +24,7 @@ import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } fro
 import { normalize } from './document.ts';
 import { generate } from './generated.ts';
 import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';
+import { resolveThroughFilters } from './through-filters.ts';
 import { hydrateReferences, requireReferenced } from './references.ts';
 import { applyUpdate } from './update.ts';
 
@@ -136,7 +137,7 @@ export class NativeBackend implements BackendPort {
   }
 
   async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext): Promise<Page> {
-    const plan = planFilters(mapping, filters.canonical);
+    const plan = planFilters(mapping, filters.canonical, await resolveThroughFilters(this.#store.resources, mapping, filters.canonical));
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
     // Authorization's narrowing (policy/authorizer.ts): only the rows the caller may see, counted as such.

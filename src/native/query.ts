@@ -93,12 +93,19 @@ function containsPaths(spec: FilterSpec): readonly string[] {
   return spec.anyOf ?? (spec.field ? [spec.field] : []);
 }
 
-/** Splits canonical filter values (keyed by the mapping's filter names) into store filters and a residual predicate. */
-export function planFilters(mapping: ResourceMapping, canonical: Readonly<Record<string, FilterValue>>): FilterPlan {
+/**
+ * Splits canonical filter values (keyed by the mapping's filter names) into store filters and a residual predicate.
+ * `through`: the values each `through` filter in use stands for, read from the store beforehand (through-filters.ts).
+ */
+export function planFilters(
+  mapping: ResourceMapping, canonical: Readonly<Record<string, FilterValue>>, through: Readonly<Record<string, readonly string[]>> = {},
+): FilterPlan {
   const store: StoreFilter[] = [];
   const residual: ((row: Row) => boolean)[] = [];
+  const overridden = new Set(Object.entries(mapping.native?.filters ?? {})
+    .flatMap(([name, declared]) => (declared.match === 'through' && canonical[name] !== undefined ? declared.overrides ?? [] : [])));
   for (const [name, spec] of Object.entries(mapping.filters)) {
-    const value = canonical[name];
+    const value = overridden.has(name) ? undefined : canonical[name];
     if (spec.op === 'flag') {
       const flag = mapping.native?.flags?.[name];
       if (!flag) throw new Error(`${mapping.name}: native mode does not know what flag "${name}" selects`);
@@ -109,6 +116,16 @@ export function planFilters(mapping: ResourceMapping, canonical: Readonly<Record
     }
     if (value === undefined) continue;
     const declared = mapping.native?.filters?.[name];
+    if (declared?.match === 'through') {
+      const values = through[name];
+      if (!values) throw new Error(`${mapping.name}: the ${name} filter was planned before the store said what it stands for`);
+      store.push({ field: storedPath(mapping, declared.path), op: 'in', value: values });
+      continue;
+    }
+    if (declared?.match === 'in') {
+      store.push({ field: storedPath(mapping, declared.path), op: 'in', value: Array.isArray(value) ? value : [String(value)] });
+      continue;
+    }
     if (declared?.match === 'member') {
       const test = memberTest(declared, Array.isArray(value) ? value : [String(value)]);
       if (test) residual.push(test);

@@ -100,13 +100,14 @@ export interface NativeFlag {
  * What a filter only v1 could judge (no `field` in its FilterSpec) selects in
  * native mode: the values at `path` (through lists: `events.author` reads
  * every event's author), compared with the filter's value(s). `any`: some
- * value is among them; `none`: no value is.
+ * value is among them; `none`: no value is; `in`: the one value at a scalar
+ * path is among them, which the store applies itself (no scan).
  */
-export type NativeFilter = NativeValueFilter | NativeMemberFilter;
+export type NativeFilter = NativeValueFilter | NativeMemberFilter | NativeThroughFilter;
 
 export interface NativeValueFilter {
   readonly path: string;
-  readonly match: 'any' | 'none';
+  readonly match: 'any' | 'none' | 'in';
 }
 
 /**
@@ -121,6 +122,22 @@ export interface NativeMemberFilter {
   readonly match: 'member';
   readonly members: Readonly<Record<string, string>>;
   readonly latest?: { readonly by: string; readonly where?: Readonly<Record<string, string>> };
+}
+
+/**
+ * A filter on what the value at `path` stands for, as rows of another kind
+ * say: a row of `kind` whose uid is the value names what it stands for in its
+ * `field` (a subpackage's origin package); a value no row names stands for
+ * itself. A row matches when its value stands for one of the filter's. When
+ * set, the filters in `overrides` are not applied (the facts say it replaces
+ * them).
+ */
+export interface NativeThroughFilter {
+  readonly path: string;
+  readonly match: 'through';
+  readonly kind: string;
+  readonly field: string;
+  readonly overrides?: readonly string[];
 }
 
 export interface NativeSpec {

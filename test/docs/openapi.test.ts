@@ -45,9 +45,10 @@ describe.each(['translate', 'native'] as const)('GET /openapi.json [%s]', (mode)
     const expected = served.flatMap((b) => b.rules.map((_, i) => (i === 0 ? b.method.name : `${b.method.name}_${i}`)));
     // A root organisation: CreateGroup's parent is OPTIONAL, so the gateway also serves it with none.
     expect(operations(doc).sort()).toEqual([...expected, 'CreateGroup_without_parent'].sort());
-    // Overlays are kept in the store in both modes; native mode keeps no image manifests.
+    // Overlays are kept in the store in both modes; native mode serves images and the feed from it too.
     expect(operations(doc)).toContain('CreateOverlay');
-    if (mode === 'native') expect(operations(doc)).not.toContain('GetSize');
+    if (mode === 'native') expect(operations(doc)).toEqual(expect.arrayContaining(['GetSize', 'ListDocuments']));
+    expect(operations(doc)).not.toContain('ListResolvedVulnsReports');
   });
 
   it('carries field behaviours, the capabilities each method needs, and google.rpc.Status for errors', () => {

@@ -1,9 +1,9 @@
 /**
  * ImagesService (an image's architectures and size by repo and digest) and
  * AccountAssociationsService.CheckAccountAssociation, over REST and gRPC in
- * both modes. Translate mode reads them from v1; native mode keeps no image
- * manifests (UNIMPLEMENTED, with the reason) and makes no token exchange with
- * a provider (NOT_READY, saying why).
+ * both modes. Translate mode reads images from v1, native mode from the row
+ * the import copies of what v1 said (here a fixture); native mode makes no
+ * token exchange with a provider (NOT_READY, saying why).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GrpcClient, rejected } from '../support/grpc.ts';
@@ -23,24 +23,18 @@ describeModes('images and account checks', (stack, mode) => {
     org = (await stack().client.post('/iam/v2beta1/groups', { name: 'images-org' })).body.uid;
     repo = await stack().fixtures.repo(org, { name: 'app' });
     await stack().fixtures.tag(repo, { name: 'latest', digest: DIGEST });
+    await stack().fixtures.image(repo, DIGEST, { amd64: '31457280', arm64: '30408704' });
   });
   afterAll(() => grpc?.close());
 
   it('GetArchitectures lists the platforms of an image index, renamed from v1', async () => {
     const rest = await stack().client.get(`/registry/v2beta1/repos/${repo}/digests/${DIGEST}/architectures`);
-    if (mode === 'translate') {
-      expect(rest.status).toBe(200);
-      expect(rest.body).toEqual({ architectures: ['amd64', 'arm64'] });
-      expect(await grpc.call(IMAGES, 'GetArchitectures', { repoUid: repo, digest: DIGEST })).toEqual({ architectures: ['amd64', 'arm64'] });
-    } else {
-      expect(rest.status).toBe(501);
-      expect(aip(rest).message).toContain('native mode keeps no image manifests');
-      expect((await rejected(grpc.call(IMAGES, 'GetArchitectures', { repoUid: repo, digest: DIGEST }))).code).toBe(12);
-    }
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual({ architectures: ['amd64', 'arm64'] });
+    expect(await grpc.call(IMAGES, 'GetArchitectures', { repoUid: repo, digest: DIGEST })).toEqual({ architectures: ['amd64', 'arm64'] });
   });
 
   it('GetSize answers an int64 size for the architecture asked, amd64 by default', async () => {
-    if (mode !== 'translate') return expect((await stack().client.get(`/registry/v2beta1/repos/${repo}/digests/${DIGEST}/size`)).status).toBe(501);
     const byDefault = await stack().client.get(`/registry/v2beta1/repos/${repo}/digests/${DIGEST}/size`);
     expect(byDefault.status).toBe(200);
     expect(byDefault.body.architecture).toBe('amd64');
@@ -54,7 +48,6 @@ describeModes('images and account checks', (stack, mode) => {
   });
 
   it('an unknown digest is NOT_FOUND, a missing one INVALID_ARGUMENT, and the digest route is not GetRepo', async () => {
-    if (mode !== 'translate') return;
     const unknown = await stack().client.get(`/registry/v2beta1/repos/${repo}/digests/sha256:${'0'.repeat(64)}/architectures`);
     expect(unknown.status).toBe(404);
     const missing = await rejected(grpc.call(IMAGES, 'GetArchitectures', { repoUid: repo }));

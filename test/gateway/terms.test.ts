@@ -50,6 +50,19 @@ describeModes('terms', (stack) => {
     expect(aip(replayed).byType.BadRequest.fieldViolations[0].field).toBe('page_token');
   });
 
+  it('answers every acceptance time with exactly millisecond precision, over REST and gRPC', async () => {
+    const MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    const rest = await client().get(`/iam/v2beta1/terms/${team}`);
+    expect(rest.body.termsAcceptances.length).toBeGreaterThan(0);
+    for (const acceptance of rest.body.termsAcceptances) expect(acceptance.createTime).toMatch(MILLIS);
+    const rpc = await grpc.call(TERMS, 'ListTermsAcceptances', { group: team });
+    expect(rpc.termsAcceptances.length).toBeGreaterThan(0);
+    // On the wire a Timestamp is seconds and nanos: whole milliseconds leave nothing below them.
+    for (const acceptance of rpc.termsAcceptances) expect(acceptance.createTime.nanos % 1_000_000).toBe(0);
+    expect(rpc.termsAcceptances.map((a: any) => new Date(Number(a.createTime.seconds) * 1000 + a.createTime.nanos / 1e6).toISOString()).sort())
+      .toEqual(rest.body.termsAcceptances.map((a: any) => a.createTime).sort());
+  });
+
   it('refuses no documents, an empty id, an unknown order field and a missing group', async () => {
     expect((await rejected(grpc.call(TERMS, 'AcceptTerms', { group: org, documentIds: [] }))).code).toBe(3);
     expect(aip(await client().post(`/iam/v2beta1/terms/${org}`, { documentIds: ['ok', ' '] })).byType.BadRequest.fieldViolations[0].field).toBe('documentIds[1]');

@@ -56,6 +56,16 @@ describe('planFilters', () => {
     expect(shown({ includeDates: 'true', includeEpochs: 'true' })).toEqual(['latest', '1.2-20240131', '1.2.3-r4', '3.12']);
   });
 
+  it('filters advisories by artifact name in the store, and by origin on what the store said it stands for, in its place', () => {
+    expect(planFilters(advisories, parseFilters(advisories, { artifact_names: ['curl', 'zlib'] }).canonical))
+      .toEqual({ store: [{ field: 'artifactName', op: 'in', value: ['curl', 'zlib'] }] });
+    const byOrigin = parseFilters(advisories, { origin: 'openssl', artifact_names: 'curl' }).canonical;
+    expect(planFilters(advisories, byOrigin, { origin: ['openssl', 'libssl3'] }))
+      .toEqual({ store: [{ field: 'artifactName', op: 'in', value: ['openssl', 'libssl3'] }] });
+    // Planned without the store's answer, origin is a bug in the caller, never a filter quietly dropped.
+    expect(() => planFilters(advisories, byOrigin)).toThrow(/origin/);
+  });
+
   it('applies a substring over several fields, and declared v1-only filters, as a residual predicate', () => {
     const plan = planFilters(advisories, parseFilters(advisories, { query: 'OPENssl', event_authors: 'alice' }).canonical);
     expect(plan.store).toEqual([]);
@@ -73,8 +83,11 @@ describe('planFilters', () => {
   });
 
   it('answers UNIMPLEMENTED for a v1-only filter native mode does not know', () => {
-    const { canonical } = parseFilters(advisories, { origin: 'openssl' });
-    expect(() => planFilters(advisories, canonical)).toThrow(expect.objectContaining({ code: 12 }));
+    // Advisories as if native mode had no declaration for `origin`.
+    const { origin: _origin, ...declared } = advisories.native!.filters!;
+    const undeclared = { ...advisories, native: { ...advisories.native, filters: declared } };
+    const { canonical } = parseFilters(undeclared, { origin: 'openssl' });
+    expect(() => planFilters(undeclared, canonical)).toThrow(expect.objectContaining({ code: 12 }));
   });
 });
 

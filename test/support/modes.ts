@@ -28,6 +28,8 @@ import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/types.ts';
 import { newChildUid, parentOf } from '../../src/uidp.ts';
 import advisories from '../../mappings/advisories.ts';
+import { FEED_FROM_V1 } from '../../mappings/methods/advisory-feed.ts';
+import { manifestRow } from '../../mappings/methods/images.ts';
 import repos from '../../mappings/repos.ts';
 import tags from '../../mappings/tags.ts';
 import { captureLogs, Client, startStack, type Stack } from './stack.ts';
@@ -46,6 +48,16 @@ export interface Fixtures {
   repo(parent: string, fields: Json): Promise<string>;
   tag(repo: string, fields: Json): Promise<string>;
   advisory(parent: string, fields: Json): Promise<string>;
+  /**
+   * v1's public advisory feed, in v1's shapes: into the emulator, or into the store as the import copies it
+   * (each row by the mapping's own recipe, FEED_FROM_V1).
+   */
+  feed(v1: { documents?: Json[]; metadata?: Json[] }): Promise<void>;
+  /**
+   * What v1 says of an image a tag of the repo points at. The emulator answers every such image as an amd64 and
+   * arm64 index by itself; native mode gets the row the import would copy, with `sizes` per architecture.
+   */
+  image(repo: string, digest: string, sizes: Record<string, string>): Promise<void>;
 }
 
 export interface ModeStack {
@@ -58,6 +70,8 @@ export interface ModeStack {
   emulatorUrl?: string;
   /** Translate mode: the v1 emulator's state, for v1's own data that no v2 call writes (the advisory feed). */
   emulator?: EmulatorState;
+  /** Native modes: the store, for what only the import writes (v1's public feed, image manifests). */
+  store?: Store;
   close(): Promise<void>;
 }
 
@@ -146,6 +160,11 @@ function translateStack(stack: Stack, mode: ModeName, drop?: () => Promise<void>
       async advisory(parent, fields) {
         return state.createAdvisory(parent, asV1(advisories, fields)).id;
       },
+      async feed({ documents = [], metadata = [] }) {
+        for (const document of documents) state.advisoryFeed.addDocument(document as never);
+        for (const row of metadata) state.advisoryFeed.addMetadata(row as never);
+      },
+      async image() {},
     },
   };
 }
@@ -173,6 +192,7 @@ async function nativeStack(mode: ModeName, store: Store, drop: () => Promise<voi
   return {
     mode,
     url,
+    store,
     client: new Client(url),
     logs: logs.lines,
     async close() {
@@ -193,8 +213,24 @@ async function nativeStack(mode: ModeName, store: Store, drop: () => Promise<voi
           events: events.map((event: Json) => ({ uid: newChildUid(uid), createTime: new Date().toISOString(), ...event })),
         });
       },
+      async feed({ documents = [], metadata = [] }) {
+        const now = new Date().toISOString();
+        const [documentsFromV1, metadataFromV1] = [feedCopy('/advisory/v1/documents'), feedCopy('/advisory/v1/metadata')];
+        for (const document of documents) await store.resources.insert(documentsFromV1.row(document, now));
+        for (const row of metadata) await store.resources.insert(metadataFromV1.row(row, now));
+      },
+      async image(repo, digest, sizes) {
+        await store.resources.insert(manifestRow(repo, digest, { architectures: Object.keys(sizes), sizes }, new Date().toISOString()));
+      },
     },
   };
+}
+
+/** The import's recipe for one v1 feed route. */
+function feedCopy(v1Path: string) {
+  const copied = FEED_FROM_V1.find((entry) => entry.v1Path === v1Path);
+  if (!copied) throw new Error(`the advisory feed mapping copies nothing from ${v1Path}`);
+  return copied;
 }
 
 let pgReached: Promise<void> | undefined;

@@ -1,19 +1,18 @@
 /**
  * Equivalence (test/support/equivalence.ts) for the registry: repos and their
- * readmes, tags, images (translate mode: only v1 reads manifests) and overlays
- * with their bindings (kept in the store in both modes). The same operation over gRPC
+ * readmes, tags, images (native mode: from the row the import copies) and
+ * overlays with their bindings (kept in the store in both modes). The same operation over gRPC
  * and over REST answers the same message, or the same error; what a mode does
  * not serve is UNIMPLEMENTED alike on both.
  */
 import { beforeAll, expect, it } from 'vitest';
 import { describeEquivalence, expectSameMessage, itReadsAlike, itWritesAlike, rpc, type Ids } from '../../support/equivalence.ts';
 
-const UNIMPLEMENTED = 12;
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
 const OVERLAYS = '/registry/v2beta1/overlays';
 const BINDINGS = '/registry/v2beta1/overlayBindings';
 
-describeEquivalence('registry', (eq, mode) => {
+describeEquivalence('registry', (eq) => {
   const ids: Ids = {};
   const rest = () => eq.rest();
 
@@ -21,6 +20,7 @@ describeEquivalence('registry', (eq, mode) => {
     ids.org = await eq.made('/iam/v2beta1/groups', { name: 'equivalence' });
     ids.repo = await eq.stack().fixtures.repo(ids.org, { name: 'eq-repo', catalogTier: 'CATALOG_TIER_BASE' });
     ids.tag = await eq.stack().fixtures.tag(ids.repo, { name: 'latest', digest: DIGEST });
+    await eq.stack().fixtures.image(ids.repo, DIGEST, { amd64: '31457280', arm64: '30408704' });
   });
 
   itReadsAlike(eq, ids, [
@@ -54,14 +54,9 @@ describeEquivalence('registry', (eq, mode) => {
     await eq.same('TagsService.DeleteTag', { uid: created.uid }, () => rest().delete(`/registry/v2beta1/tags/${other}`));
   });
 
-  it('GetArchitectures and GetSize of an image (translate), UNIMPLEMENTED alike where no manifests are kept (native)', async () => {
+  it('GetArchitectures and GetSize of an image', async () => {
     const image = `/registry/v2beta1/repos/${ids.repo}/digests/${DIGEST}`;
     const request = { repoUid: ids.repo!, digest: DIGEST };
-    if (mode === 'native') {
-      await eq.sameError('ImagesService.GetArchitectures', request, UNIMPLEMENTED, () => rest().get(`${image}/architectures`));
-      await eq.sameError('ImagesService.GetSize', request, UNIMPLEMENTED, () => rest().get(`${image}/size`));
-      return;
-    }
     const platforms = await eq.same<{ architectures: string[] }>('ImagesService.GetArchitectures', request, () => rest().get(`${image}/architectures`));
     expect(platforms.architectures.length).toBeGreaterThan(1);
     for (const architecture of platforms.architectures) {

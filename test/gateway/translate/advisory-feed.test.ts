@@ -1,8 +1,9 @@
 /**
  * SecurityAdvisoryService over REST and gRPC: the public feed from v1, renamed
  * to v2 (`TYPE_` enums, `severity` → `severities`), with v1's own page tokens
- * sealed inside the gateway's; ListResolvedVulnsReports and native mode answer
- * UNIMPLEMENTED with their reasons.
+ * sealed inside the gateway's; ListResolvedVulnsReports answers UNIMPLEMENTED
+ * with its reason in both modes. (Native mode's feed, from the rows the import
+ * copies, is held to translate mode's in test/v2/native-copies.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcClient, rejected } from '../../support/grpc.ts';
@@ -84,12 +85,14 @@ describe('the advisory feed in native mode', () => {
   });
   afterAll(async () => native?.close());
 
-  it('answers UNIMPLEMENTED: the feed is v1\'s data', async () => {
+  it('answers an empty feed before the import copied any, and ListResolvedVulnsReports UNIMPLEMENTED, saying why', async () => {
     const grpc = new GrpcClient(native.url);
     try {
-      const failure = await rejected(grpc.call(FEED, 'ListDocuments', {}));
+      expect(await grpc.call(FEED, 'ListDocuments', {})).toEqual({ documents: [] });
+      expect(await grpc.call(FEED, 'ListVulnerabilityMetadata', {})).toMatchObject({ vulnerabilityMetadata: [], nextPageToken: '', totalCount: '0', skipped: 0 });
+      const failure = await rejected(grpc.call(FEED, 'ListResolvedVulnsReports', {}));
       expect(failure.code).toBe(12);
-      expect(failure.message).toContain('native mode keeps none');
+      expect(failure.message).toContain('native mode keeps no resolved-vulnerability reports');
     } finally {
       grpc.close();
     }

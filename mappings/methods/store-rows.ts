@@ -1,0 +1,38 @@
+/**
+ * What the native implementations of custom methods share over the store: the
+ * rows of a kind that match some filters, read in chunks (the store caps a
+ * page), and the shape of a kind that native mode holds only because the
+ * import copied it from v1 (v1's public feed, image manifests).
+ */
+import type { Json } from '../../src/engine/shape.ts';
+import type { Store, StoreFilter, StoredResource } from '../../src/store/types.ts';
+
+/** Rows per store read. */
+const CHUNK = 500;
+
+/** Every row of `kind` matching `filters`, in uid order. */
+export async function allRows(store: Store, kind: string, filters: readonly StoreFilter[] = []): Promise<StoredResource[]> {
+  const rows: StoredResource[] = [];
+  let after: readonly unknown[] | undefined;
+  for (;;) {
+    const page = await store.resources.list({ kind, filters, order: [{ field: 'uid', desc: false }], skip: 0, limit: CHUNK, ...(after ? { after } : {}) });
+    rows.push(...page.rows);
+    const last = page.rows[page.rows.length - 1];
+    if (!page.more || !last) return rows;
+    after = [last.uid];
+  }
+}
+
+/**
+ * A kind of v1 data that only the import brings into the store: the v1 list
+ * it reads (`paging` when v1 pages it itself, in the shape the import's reader
+ * takes) and each v1 row as the store keeps it. Native mode serves the kind
+ * from these rows and never writes them.
+ */
+export interface CopiedFromV1 {
+  readonly kind: string;
+  readonly v1Path: string;
+  readonly paging?: { readonly pageSize: string; readonly pageToken: string; readonly size: number };
+  /** The stored row of one v1 row; `now` is the time of the import (v1 gives these rows no times). */
+  readonly row: (v1: Json, now: string) => StoredResource;
+}
