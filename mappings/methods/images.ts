@@ -10,7 +10,9 @@
  * image without such a row is NOT_FOUND, as v1 answers for a digest it does
  * not know; the row goes with its repo.
  */
-import { notFound } from '../../src/aip/errors.ts';
+import { ApiError, notFound } from '../../src/aip/errors.ts';
+import { Code } from '../../src/rpc-status.ts';
+import { allRows, type V1Copy } from './store-rows.ts';
 import type { CustomMethod, NativeAccess } from '../../src/engine/custom-method.ts';
 import { isObject, type Json } from '../../src/engine/shape.ts';
 import type { StoredResource } from '../../src/store/types.ts';
@@ -45,6 +47,27 @@ export async function manifestFromV1(get: V1Get, repo: string, digest: string): 
   for (const arch of architectures) sizes[arch] = v1Int64(await get(digestPath(repo, digest, 'size'), { arch }), 'size');
   return { architectures, sizes };
 }
+
+/** Images: one row for each digest a stored tag points at, what v1 says of it (1 + one call per architecture). */
+export const IMAGE_COPY: V1Copy = {
+  kind: IMAGE_MANIFESTS_KIND,
+  async *rows(v1, store, now) {
+    const images = new Set<string>();
+    for (const tag of await allRows(store, 'tags')) {
+      const digest = tag.body.digest;
+      if (typeof digest === 'string' && digest !== '') images.add(`${tag.parent}@${digest}`);
+    }
+    for (const image of images) {
+      const [repo, digest] = image.split('@') as [string, string];
+      try {
+        yield [manifestRow(repo, digest, await manifestFromV1((path, query) => v1.get(path, query), repo, digest), now)];
+      } catch (error) {
+        // A digest v1 knows no manifest of (a tag pointing at nothing pulled yet) has no image to copy.
+        if (!(error instanceof ApiError && error.code === Code.NOT_FOUND)) throw error;
+      }
+    }
+  },
+};
 
 /** The stored row of an image; `now` is the time of the import. */
 export function manifestRow(repo: string, digest: string, manifest: { architectures: string[]; sizes: Record<string, string> }, now: string): StoredResource {

@@ -14,6 +14,7 @@
  */
 import type { Json } from '../../src/engine/shape.ts';
 import type { StoredResource } from '../../src/store/types.ts';
+import { allRows, type V1Copy } from './store-rows.ts';
 
 /** The store's kind: the advisories mapping's `origin` filter reads through it. */
 export const PACKAGE_ORIGINS_KIND = 'packageOrigins';
@@ -24,4 +25,23 @@ export const ORIGIN_FROM_V1 = { v1Path: '/vulnerabilities/v1/advisories', param:
 export function originRows(origin: string, v1Advisories: readonly Json[], now: string): StoredResource[] {
   const subpackages = new Set(v1Advisories.map((advisory) => advisory.artifactName).filter((name): name is string => typeof name === 'string' && name !== '' && name !== origin));
   return [...subpackages].sort().map((name) => ({ kind: PACKAGE_ORIGINS_KIND, uid: name, parent: '', body: { origin }, createTime: now, updateTime: now }));
+}
+
+/** Subpackages: for each artifact name among the stored advisories, v1's advisories for it as origin (v1 pages them). */
+export function originCopy(paging: { readonly pageSize: string; readonly pageToken: string; readonly size: number }): V1Copy {
+  return {
+    kind: PACKAGE_ORIGINS_KIND,
+    async *rows(v1, store, now) {
+      const names = new Set<string>();
+      for (const advisory of await allRows(store, 'advisories')) {
+        if (typeof advisory.body.artifactName === 'string' && advisory.body.artifactName !== '') names.add(advisory.body.artifactName);
+      }
+      for (const name of [...names].sort()) {
+        const answered: Json[] = [];
+        for await (const batch of v1.list(ORIGIN_FROM_V1.v1Path, { [ORIGIN_FROM_V1.param]: name }, paging)) answered.push(...batch);
+        const rows = originRows(name, answered, now);
+        if (rows.length > 0) yield rows;
+      }
+    },
+  };
 }

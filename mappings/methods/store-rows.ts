@@ -23,6 +23,32 @@ export async function allRows(store: Store, kind: string, filters: readonly Stor
   }
 }
 
+/** What a copy may read of v1: a whole list, a batch of rows at a time (v1's own pages walked), or one answer. */
+export interface V1Reader {
+  list(path: string, query?: Readonly<Record<string, string>>, paging?: CopiedFromV1['paging']): AsyncIterable<Json[]>;
+  get(path: string, query?: Record<string, string>): Promise<Json>;
+}
+
+/**
+ * A kind native mode holds only as a copy of v1's data (v1's public feed, image manifests, which package
+ * is whose subpackage), and how the import makes its rows: from v1, and from what the import already
+ * stored of v1's resources (`store`). Batches of rows; the import writes them.
+ */
+export interface V1Copy {
+  readonly kind: string;
+  rows(v1: V1Reader, store: Store, now: string): AsyncIterable<StoredResource[]>;
+}
+
+/** A copy of one v1 list, row for row. */
+export function listCopy(copied: CopiedFromV1): V1Copy {
+  return {
+    kind: copied.kind,
+    async *rows(v1, _store, now) {
+      for await (const batch of v1.list(copied.v1Path, {}, copied.paging)) yield batch.map((row) => copied.row(row, now));
+    },
+  };
+}
+
 /**
  * A kind of v1 data that only the import brings into the store: the v1 list
  * it reads (`paging` when v1 pages it itself, in the shape the import's reader

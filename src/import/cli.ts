@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { MAPPINGS } from '../../mappings/index.ts';
+import { COPIES_FROM_V1, MAPPINGS } from '../../mappings/index.ts';
 import { describeStore, storeLocation } from '../config.ts';
 import { MappingRegistry } from '../engine/registry.ts';
 import { openStore } from '../store/open.ts';
@@ -93,6 +93,7 @@ try {
     source: { url: v1Url, authorization, timeoutMs: 60_000 },
     store,
     registry,
+    copies: COPIES_FROM_V1,
     roots: values.root,
     batch: Number(values.batch),
     prune: values.prune,

@@ -12,7 +12,8 @@ import type { Json } from '../engine/shape.ts';
 import type { Store } from '../store/types.ts';
 import { isDescendantOf } from '../uidp.ts';
 import { isZeroSingleton, secretFields, storedRows } from './stored-rows.ts';
-import { v1Rows, type V1Source } from './v1-rows.ts';
+import { v1Get, v1Rows, type V1Source } from './v1-rows.ts';
+import type { V1Copy, V1Reader } from '../../mappings/methods/store-rows.ts';
 import { writeBatch } from './write-batch.ts';
 
 export interface ResourceSummary {
@@ -35,6 +36,8 @@ export interface ImportOptions {
   source: V1Source;
   store: Store;
   registry: MappingRegistry;
+  /** What native mode holds only as copies of v1's data (mappings/index.ts COPIES_FROM_V1), made after the resources. */
+  copies?: readonly V1Copy[];
   /** Only these organisations and what lies under them; empty: everything v1 shows the token. */
   roots: readonly string[];
   /** Rows per transaction. */
@@ -103,6 +106,22 @@ export async function runImport(options: ImportOptions): Promise<ResourceSummary
       const stale = await staleRows(store, mapping, seen[i]!, roots);
       lists[i]!.stale = stale.length;
       if (options.prune) lists[i]!.pruned = await prune(store, mapping.name, stale);
+    }
+  }
+  const reader: V1Reader = {
+    list: (path, query = {}, paging) => v1Rows(source, path, query, options.batch ?? DEFAULT_BATCH, paging),
+    get: (path, query) => v1Get(source, path, query),
+  };
+  for (const copy of options.copies ?? []) {
+    const summary: ResourceSummary = { resource: copy.kind, read: 0, written: 0, unchanged: 0, refused: 0, reasons: {}, notCarried: [], stale: 0, pruned: 0 };
+    summaries.push(summary);
+    for await (const rows of copy.rows(reader, store, new Date(now()).toISOString())) {
+      // Their times are the import's own: a row copied again keeps the times it was first stored with.
+      const outcome = await writeBatch(store, copy.kind, rows, false);
+      summary.read += rows.length;
+      summary.written += outcome.written;
+      summary.unchanged += outcome.unchanged;
+      options.onProgress?.(summary);
     }
   }
   return summaries;

@@ -8,6 +8,8 @@
  */
 import { JSONParser } from '@streamparser/json';
 import { request, type Dispatcher } from 'undici';
+import { ApiError } from '../aip/errors.ts';
+import { Code } from '../rpc-status.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -103,6 +105,34 @@ async function* readList(source: V1Source, path: string, query: Readonly<Record<
   }
   if (pending.length > 0) yield pending;
   return nextToken;
+}
+
+/** One v1 answer (not a list): NOT_FOUND as the ApiError a recipe can tell apart, any other refusal as a V1ReadError. */
+export async function v1Get(source: V1Source, path: string, query: Readonly<Record<string, string>> = {}): Promise<Row> {
+  const url = new URL(path, source.url);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  let answer: Dispatcher.ResponseData;
+  try {
+    answer = await request(url, {
+      method: 'GET',
+      headers: { authorization: source.authorization, accept: 'application/json' },
+      headersTimeout: source.timeoutMs,
+      bodyTimeout: source.timeoutMs,
+      ...(source.dispatcher ? { dispatcher: source.dispatcher } : {}),
+    });
+  } catch (error) {
+    throw new V1ReadError(path, 0, (error as { code?: string }).code ?? (error as Error).message);
+  }
+  const text = await answer.body.text();
+  if (answer.statusCode === 404) throw new ApiError(Code.NOT_FOUND, `v1 ${path}: ${v1Message(text.slice(0, QUOTED))}`);
+  if (answer.statusCode !== 200) throw new V1ReadError(path, answer.statusCode, v1Message(text.slice(0, QUOTED)));
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isRow(parsed)) return parsed;
+  } catch {
+    // Refused below.
+  }
+  throw new V1ReadError(path, answer.statusCode, 'the answer is not a JSON object');
 }
 
 function isRow(value: unknown): value is Row {

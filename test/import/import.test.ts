@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAPPINGS } from '../../mappings/index.ts';
+import { COPIES_FROM_V1, MAPPINGS } from '../../mappings/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { buildGateway } from '../../src/server.ts';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { MappingRegistry } from '../../src/engine/registry.ts';
 import { runImport, type ResourceSummary } from '../../src/import/run-import.ts';
@@ -74,7 +76,7 @@ describe.each<Engine>(['sqlite', 'postgres'])('import into %s', (engine) => {
     await emulator.close();
   });
 
-  const run = () => runImport({ source: { url: emulator.url, authorization: AUTH, timeoutMs: 10_000 }, store: opened.store, registry, roots: [] });
+  const run = () => runImport({ source: { url: emulator.url, authorization: AUTH, timeoutMs: 10_000 }, store: opened.store, registry, copies: COPIES_FROM_V1, roots: [] });
 
   it('copies the demo organisation, and native mode then serves what translate mode serves', async () => {
     const first = byResource(await run());
@@ -89,6 +91,39 @@ describe.each<Engine>(['sqlite', 'postgres'])('import into %s', (engine) => {
     expect(unexpected(results)).toEqual([]);
     const groups = results.find((r) => r.resource === 'groups')!;
     expect(groups).toMatchObject({ v1: 3, store: 3 });
+  });
+
+  it("copies what native mode serves only from v1's data: the feed, image manifests and subpackages, answered as translate mode answers", async () => {
+    const feed = emulator.state.advisoryFeed;
+    feed.addDocument({ id: 'openssl', advisories: [{ id: 'CGA-aaaa-bbbb-cccc', aliases: ['CVE-2026-0001'], packageNamespace: 'wolfi', events: [] }] } as never);
+    // More vulnerabilities than one v1 page of the import's reads holds.
+    for (let i = 0; i < 230; i++) feed.addMetadata({ id: `CVE-2026-${String(i).padStart(4, '0')}`, summary: `s${i}`, details: 'd' } as never);
+    const copied = byResource(await run());
+    expect(copied.vulnerabilityMetadata!.read).toBe(230);
+    for (const kind of ['advisoryDocuments', 'vulnerabilityMetadata', 'imageManifests', 'packageOrigins']) {
+      expect(copied[kind]!.read + copied[kind]!.unchanged, kind).toBeGreaterThan(0);
+    }
+    const base = loadConfig(['--log-level', 'silent'], {});
+    const translate = await buildGateway({ ...base, mode: 'translate', v1Url: emulator.url }, { store: opened.store, env: {} });
+    const native = await buildGateway({ ...base, mode: 'native' }, { store: opened.store, env: {} });
+    try {
+      const both = async (url: string) => {
+        const [a, b] = await Promise.all([translate, native].map((app) => app.inject({ url, headers: { authorization: AUTH } })));
+        expect(b!.statusCode, url).toBe(200);
+        // Page tokens are sealed by each gateway for its own walk: alike in presence only.
+        const { nextPageToken: tokenA, ...fromV1 } = a!.json();
+        const { nextPageToken: tokenB, ...fromStore } = b!.json();
+        expect(fromStore, url).toEqual(fromV1);
+        expect(Boolean(tokenB), url).toBe(Boolean(tokenA));
+      };
+      await both('/advisory/v2beta1/documents');
+      await both('/advisory/v2beta1/metadata?page_size=2');
+      const tag = (await opened.store.resources.list({ kind: 'tags', filters: [], order: [{ field: 'uid', desc: false }], skip: 0, limit: 1 })).rows[0]!;
+      await both(`/registry/v2beta1/repos/${tag.parent}/digests/${tag.body.digest}/architectures`);
+    } finally {
+      await translate.close();
+      await native.close();
+    }
   });
 
   it('changes nothing when run again, and carries a change made in v1 since', async () => {
