@@ -62,20 +62,7 @@ export async function* v1Rows(source: V1Source, path: string, query: Readonly<Re
 
 /** One list answer's rows, in batches; returns v1's next page token ('' when none). */
 async function* readList(source: V1Source, path: string, query: Readonly<Record<string, string>>, batch: number): AsyncGenerator<Row[], string> {
-  const url = new URL(path, source.url);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await request(url, {
-      method: 'GET',
-      headers: { authorization: source.authorization, accept: 'application/json' },
-      headersTimeout: source.timeoutMs,
-      bodyTimeout: source.timeoutMs,
-      ...(source.dispatcher ? { dispatcher: source.dispatcher } : {}),
-    });
-  } catch (error) {
-    throw new V1ReadError(path, 0, (error as { code?: string }).code ?? (error as Error).message);
-  }
+  const answer = await send(source, path, query);
   if (answer.statusCode !== 200) {
     const text = (await answer.body.text().catch(() => '')).slice(0, QUOTED);
     throw new V1ReadError(path, answer.statusCode, v1Message(text));
@@ -109,20 +96,7 @@ async function* readList(source: V1Source, path: string, query: Readonly<Record<
 
 /** One v1 answer (not a list): NOT_FOUND as the ApiError a recipe can tell apart, any other refusal as a V1ReadError. */
 export async function v1Get(source: V1Source, path: string, query: Readonly<Record<string, string>> = {}): Promise<Row> {
-  const url = new URL(path, source.url);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await request(url, {
-      method: 'GET',
-      headers: { authorization: source.authorization, accept: 'application/json' },
-      headersTimeout: source.timeoutMs,
-      bodyTimeout: source.timeoutMs,
-      ...(source.dispatcher ? { dispatcher: source.dispatcher } : {}),
-    });
-  } catch (error) {
-    throw new V1ReadError(path, 0, (error as { code?: string }).code ?? (error as Error).message);
-  }
+  const answer = await send(source, path, query);
   const text = await answer.body.text();
   if (answer.statusCode === 404) throw new ApiError(Code.NOT_FOUND, `v1 ${path}: ${v1Message(text.slice(0, QUOTED))}`);
   if (answer.statusCode !== 200) throw new V1ReadError(path, answer.statusCode, v1Message(text.slice(0, QUOTED)));
@@ -133,6 +107,23 @@ export async function v1Get(source: V1Source, path: string, query: Readonly<Reco
     // Refused below.
   }
   throw new V1ReadError(path, answer.statusCode, 'the answer is not a JSON object');
+}
+
+/** `GET <path>?<query>` to v1 with the import's credentials; no answer at all is a V1ReadError naming why (never the headers). */
+async function send(source: V1Source, path: string, query: Readonly<Record<string, string>>): Promise<Dispatcher.ResponseData> {
+  const url = new URL(path, source.url);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  try {
+    return await request(url, {
+      method: 'GET',
+      headers: { authorization: source.authorization, accept: 'application/json' },
+      headersTimeout: source.timeoutMs,
+      bodyTimeout: source.timeoutMs,
+      ...(source.dispatcher ? { dispatcher: source.dispatcher } : {}),
+    });
+  } catch (error) {
+    throw new V1ReadError(path, 0, (error as { code?: string }).code ?? (error as Error).message);
+  }
 }
 
 function isRow(value: unknown): value is Row {
