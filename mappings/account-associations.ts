@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { checkAccountAssociation } from './methods/account-associations.ts';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, requiredString } from './common.ts';
 
 const needs = (...keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, requiredString().min(1, 'is required')])));

@@ -10,7 +10,8 @@
  * only v1 can judge (event states, authors, types, origin, aliases) are left to it.
  */
 import { listDocuments, listResolvedVulnsReports, listVulnerabilityMetadata } from './methods/advisory-feed.ts';
-import { defineResource, enumRename, prefixedEnum, type FieldSpec } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { enumRename, prefixedEnum, type FieldSpec } from '../src/vocabulary/resource.ts';
 import { TIMESTAMPS, TIMESTAMP_ALIASES, UID, UIDP_FILTERS } from './common.ts';
 
 const REVIEW_STATE = prefixedEnum('REVIEW_STATE_', ['UNKNOWN', 'PENDING', 'APPROVED', 'REQUEST_CHANGES', 'REJECTED'], ['UNKNOWN', 'REVIEW_STATE_UNSPECIFIED']);

@@ -4,7 +4,7 @@
  * id/timestamp renames, and the default orderable fields.
  */
 import { z } from 'zod';
-import type { FieldSpec, FilterSpec } from '../src/engine/mapping.ts';
+import type { FieldSpec, FilterSpec } from '../src/vocabulary/resource.ts';
 import type { Orderable } from '../src/aip/order-by.ts';
 
 /** `uidp.*` filters: v1 knows them all, and the gateway re-applies them on the uid. */

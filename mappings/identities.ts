@@ -7,7 +7,7 @@
  * `company` do not exist in v1.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { SERVICE_PRINCIPAL, v2Names } from './enums.ts';
 import { IDENTITY_METADATA_KIND, updateIdentityMetadata } from './methods/identity-metadata.ts';

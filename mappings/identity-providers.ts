@@ -7,7 +7,8 @@
  * required only in v2.
  */
 import { z } from 'zod';
-import { enumRename, defineResource } from '../src/engine/mapping.ts';
+import { enumRename } from '../src/vocabulary/resource.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { KEPT_TIMESTAMPS, ORDER_BY_NAME_AND_TIME, UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 import { v2Names } from './enums.ts';
 import { generateScimToken, regenerateScimToken, revokeScimToken, SCIM_KIND, scimBlock, setScimEnabled } from './methods/scim.ts';

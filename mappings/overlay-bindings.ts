@@ -6,7 +6,7 @@
  * name, tags), so it is a custom method (methods/overlay-bindings.ts); reads
  * show the overlay expanded as it is now. No update: delete and create again.
  */
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { UIDP_FILTERS } from './common.ts';
 import { createOverlayBinding } from './methods/overlay-bindings.ts';
 import { OVERLAYS_NATIVE_ONLY } from './overlays.ts';

@@ -8,7 +8,7 @@
  * repo cannot be deleted (FAILED_PRECONDITION).
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { UIDP_FILTERS, requiredString } from './common.ts';
 
 export const OVERLAYS_NATIVE_ONLY = 'v1 has no overlays: they are served by native mode only';

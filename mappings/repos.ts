@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { getArchitectures, getSize } from './methods/images.ts';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { TIMESTAMP_ALIASES, UID, UIDP_FILTERS, requiredString } from './common.ts';
 import { CATALOG_TIER, v2Names } from './enums.ts';
 

@@ -7,7 +7,7 @@
  * hence the read-back. Delete is idempotent (AIP-135).
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 
 const identityLookup = (pick: string) => ({ lookup: { resource: 'identities', by: 'identity', pick } });

@@ -6,7 +6,8 @@
  */
 import { MAPPINGS } from '../../mappings/index.ts';
 import { MappingRegistry } from '../../src/engine/registry.ts';
-import { renderV2, type Json } from '../../src/engine/shape.ts';
+import { renderV2 } from '../../src/render/v1-row.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 
 /** The floors' shared flags (node:util parseArgs): `--resource <name>` as the mappings name it, `--page <n>` for a List. */
 export const TRANSLATION_OPTIONS = { resource: { type: 'string' }, page: { type: 'string' } } as const;

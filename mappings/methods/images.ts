@@ -6,8 +6,8 @@
  * image manifests — they live in the registry, which only v1 reads.
  */
 import { notFound } from '../../src/aip/errors.ts';
-import type { CustomMethod, V1Access } from '../../src/engine/custom-method.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { CustomMethod, V1Access } from '../../src/vocabulary/custom-method.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { isUidp } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
 import { v1Int64, v1String, v1Strings } from '../../src/v1/errors.ts';

@@ -9,8 +9,8 @@
  * cannot say who accepted: `acceptedBy` is empty there.
  */
 import { invalidField } from '../../src/aip/errors.ts';
-import type { CustomMethod, NativeAccess } from '../../src/engine/custom-method.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { CustomMethod, NativeAccess } from '../../src/vocabulary/custom-method.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, newChildUid, selfAndAncestors } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';

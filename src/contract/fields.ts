@@ -7,7 +7,7 @@
  * lays those over the contract's fields.
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
-import type { FieldSpec, FieldType } from '../engine/mapping.ts';
+import type { FieldSpec, FieldType } from '../vocabulary/resource.ts';
 import { fieldBehaviors } from './registry.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;

@@ -6,10 +6,10 @@
  */
 import type { RequestContext } from '../operation/context.ts';
 import type { PageCursor } from '../aip/page-token.ts';
-import type { CustomMethod, RequestPages } from './custom-method.ts';
+import type { CustomMethod, RequestPages } from '../vocabulary/custom-method.ts';
 import type { ListQuery } from './list-query.ts';
-import type { ResourceMapping } from './mapping.ts';
-import type { Json } from './shape.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import type { Json } from '../vocabulary/json.ts';
 
 export type { RequestContext };
 

@@ -6,9 +6,11 @@
  * calls, never one per row.
  */
 import { resourceExhausted } from '../aip/errors.ts';
-import type { FieldSpec, ResourceMapping } from './mapping.ts';
+import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
-import { getPath, isObject, typeOf, type Json, type LookupResolver } from './shape.ts';
+import { getPath, isObject, type Json } from '../vocabulary/json.ts';
+import { typeOf } from '../vocabulary/resource.ts';
+import type { LookupResolver } from '../render/v1-row.ts';
 import type { CallScope, V1Client } from '../v1/client.ts';
 import { inChildSpan } from '../observability/tracing.ts';
 import { v1ListRows } from '../v1/errors.ts';

@@ -1,5 +1,5 @@
 /** The set of resource mappings the gateway serves, by name. */
-import type { ResourceMapping } from './mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 
 export class MappingRegistry {
   readonly #byName = new Map<string, ResourceMapping>();

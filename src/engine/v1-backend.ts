@@ -20,17 +20,18 @@ import { callerOf } from './caller-key.ts';
 import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
-import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
+import type { CustomMethod, RequestPages, V1Access } from '../vocabulary/custom-method.ts';
 import { hydrate, needsHydration, IDS_PER_CALL } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { WalkCache } from './walk-cache.ts';
 import { applyKeptTimes, KeptTimes, withKeptTime } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
-import type { FieldSpec, ResourceMapping } from './mapping.ts';
+import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
-import {
-  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, v1MembersOf, v2PathReader, validationScope, writeV1Path, type Json, type LookupResolver,
-} from './shape.ts';
+import { copyV2Path, pathsToKeep, validationScope } from '../render/merge.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
+import { renderV2, v1MembersOf, v2PathReader, type LookupResolver } from '../render/v1-row.ts';
+import { restoreV1Paths, toV1, writeV1Path } from './v1-body.ts';
 import { validate } from './validate.ts';
 
 export interface V1BackendOptions {

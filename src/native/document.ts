@@ -5,8 +5,10 @@
  * int64 as strings, timestamps at millisecond precision. Pure.
  */
 import { toMillisTimestamp } from '../aip/time.ts';
-import type { FieldSpec } from '../engine/mapping.ts';
-import { isObject, renderV2, typeOf, type Json } from '../engine/shape.ts';
+import type { FieldSpec } from '../vocabulary/resource.ts';
+import { isObject, type Json } from '../vocabulary/json.ts';
+import { renderV2 } from '../render/v1-row.ts';
+import { typeOf } from '../vocabulary/resource.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 

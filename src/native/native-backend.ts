@@ -8,11 +8,12 @@
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { BackendPort, Change, Page, RequestContext } from '../engine/backend.ts';
-import type { CustomMethod, NativeAccess, RequestPages } from '../engine/custom-method.ts';
+import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/custom-method.ts';
 import type { ListQuery } from '../engine/list-query.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
-import { validationScope, type Json } from '../engine/shape.ts';
+import { validationScope } from '../render/merge.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { validate } from '../engine/validate.ts';
 import { Code } from '../rpc-status.ts';
 import {
@@ -21,10 +22,10 @@ import {
 import { resourceNotEmpty } from '../operation/rules.ts';
 import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
 import { normalize } from './document.ts';
-import { generate } from './generated.ts';
+import { generate } from './assigned-on-create.ts';
 import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';
 import { hydrateReferences, requireReferenced } from './references.ts';
-import { applyUpdate } from './update.ts';
+import { mergeUpdate } from '../render/merge.ts';
 
 export interface NativeBackendOptions {
   store: Store;
@@ -135,7 +136,7 @@ export class NativeBackend implements BackendPort {
       this.#refuseSeeded(mapping, uid, 'changed');
       if (paths.length === 0) return current;
 
-      const merged = applyUpdate(mapping.fields, current.body, value, paths);
+      const merged = mergeUpdate(mapping.fields, current.body, value, paths).document;
       validate(mapping.validate, merged, validationScope(mapping.fields, paths));
       await requireReferenced(tx.resources, mapping, merged, paths);
       const now = this.#isoNow();

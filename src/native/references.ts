@@ -6,11 +6,11 @@
  * chunk, never one per row.
  */
 import { invalidField } from '../aip/errors.ts';
-import type { FieldSpec, ResourceMapping } from '../engine/mapping.ts';
-import { getPath, type Json } from '../engine/shape.ts';
+import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
 import type { ResourceStore, StoredResource } from '../store/types.ts';
 import { normalize, zeroOf } from './document.ts';
-import type { NativeReference } from './spec.ts';
+import type { NativeReference } from '../vocabulary/native.ts';
 import { currentSpan, inChildSpan } from '../observability/tracing.ts';
 
 /** Uids per store query: keeps parameter lists well inside both engines' limits. */

@@ -6,8 +6,8 @@
  * writes an unset field. The runner applies it to both backends' pages, so
  * the modes cannot differ. Pure.
  */
-import type { FieldSpec } from '../engine/mapping.ts';
-import { isObject, type Json } from '../engine/shape.ts';
+import type { FieldSpec } from '../vocabulary/resource.ts';
+import { isObject, type Json } from '../vocabulary/json.ts';
 import { zeroOf } from '../native/document.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;

@@ -6,9 +6,9 @@
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { RawQuery } from '../aip/list-request.ts';
-import type { CustomMethod } from '../engine/custom-method.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
-import type { Json } from '../engine/shape.ts';
+import type { CustomMethod } from '../vocabulary/custom-method.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import type { Json } from '../vocabulary/json.ts';
 
 export type Operation =
   | { readonly kind: 'list'; readonly mapping: ResourceMapping; readonly query: RawQuery }

@@ -5,13 +5,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PageTokenCodec, pageTokenKey } from '../../src/aip/page-token.ts';
-import { defineResource, type ResourceMapping } from '../../src/engine/mapping.ts';
+import { defineResource } from '../../src/vocabulary/define.ts';
+import type { ResourceMapping } from '../../src/vocabulary/resource.ts';
 import { MappingRegistry } from '../../src/engine/registry.ts';
 import { NativeBackend } from '../../src/native/native-backend.ts';
 import { requestContext, type RequestContext } from '../../src/operation/context.ts';
 import { OperationRunner } from '../../src/operation/execute.ts';
 import type { RawQuery } from '../../src/aip/list-request.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/types.ts';
 import { MAPPINGS } from '../../mappings/index.ts';

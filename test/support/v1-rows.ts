@@ -2,8 +2,8 @@
  * Seeded v1 rows for the property tests of rendering (v2-path-reader, compiled-render): each member a
  * field table reads, present or missing, null, of every JSON kind, or only inherited.
  */
-import type { FieldSpec } from '../../src/engine/mapping.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { FieldSpec } from '../../src/vocabulary/resource.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 

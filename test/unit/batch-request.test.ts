@@ -1,7 +1,7 @@
 /** The batch-create request: parent, sub-requests in order, the inherited field, limits. */
 import { describe, expect, it } from 'vitest';
 import { singularName, parseBatch } from '../../src/engine/batch-request.ts';
-import { defineResource } from '../../src/engine/mapping.ts';
+import { defineResource } from '../../src/vocabulary/define.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 
 const ORG = 'a'.repeat(40);

@@ -5,10 +5,10 @@
  * contract fact, or names a field the contract does not have.
  */
 import { describe, expect, it } from 'vitest';
-import { resourceMessageName } from '../../src/contract/bindings.ts';
+import { resourceMessageName } from '../../src/vocabulary/resource.ts';
 import { contractFields } from '../../src/contract/fields.ts';
 import { contract } from '../../src/contract/registry.ts';
-import type { FieldSpec } from '../../src/engine/mapping.ts';
+import type { FieldSpec } from '../../src/vocabulary/resource.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 
 const CONTRACT_FACTS = ['type', 'repeated', 'oneof', 'optional', 'outputOnly', 'inputOnly', 'immutable'] as const;

@@ -1,5 +1,9 @@
 import { describe, it, expect, vi } from 'vitest';
-import { copyV2Path, getPath, readBody, readUpdate, renderV2, toV1, v1WritePath, validationScope, writeV1Path, type Json } from '../../src/engine/shape.ts';
+import { copyV2Path, validationScope } from '../../src/render/merge.ts';
+import { getPath, type Json } from '../../src/vocabulary/json.ts';
+import { readBody, readUpdate } from '../../src/render/request-body.ts';
+import { renderV2 } from '../../src/render/v1-row.ts';
+import { toV1, v1WritePath, writeV1Path } from '../../src/engine/v1-body.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';

@@ -1,6 +1,6 @@
 /**
  * A field table's v1 → v2 renderer as one function generated for that table,
- * from a plan of its fields (shape.ts makes the plans; what each field renders
+ * from a plan of its fields (v1-row.ts makes the plans; what each field renders
  * is decided there, once per table).
  *
  * Why generated: renderV2 worked every field out of its spec on every row (its
@@ -17,7 +17,10 @@
  * source) is rendered by the function its plan carries.
  */
 import { toMillisTimestamp } from '../aip/time.ts';
-import type { Json, LookupResolver } from './shape.ts';
+import type { Json } from '../vocabulary/json.ts';
+
+/** Finds the v1 value a lookup names; undefined while the reference is not hydrated. */
+export type LookupResolver = (resource: string, id: string, pick: string) => unknown;
 
 /** How one v2 field is rendered from a v1 row. */
 export type FieldPlan =

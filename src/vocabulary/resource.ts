@@ -2,14 +2,13 @@
  * The vocabulary of `mappings/`: how one resource differs between v1 and v2.
  * A mapping is data. The engine reads it and never names a resource itself,
  * so adding a resource means adding a mapping file (and emulator support).
+ * Types and pure helpers only: every layer reads this file, so it imports
+ * nothing above it.
  */
 import type { ZodType } from 'zod';
 import type { Orderable } from '../aip/order-by.ts';
-import type { NativeSpec } from '../native/spec.ts';
+import type { NativeSpec } from './native.ts';
 import type { CustomMethod } from './custom-method.ts';
-import { resourceMessageName } from '../contract/bindings.ts';
-import { contractFields, withContract } from '../contract/fields.ts';
-import { contract } from '../contract/registry.ts';
 
 export type Service = 'iam' | 'registry' | 'vulnerabilities';
 
@@ -201,19 +200,6 @@ export interface ResourceMapping {
   };
 }
 
-/**
- * A mapping as the engine reads it: its resource's fields as the contract
- * declares them (types, repetition, oneofs, field behaviours, in the
- * contract's order), with the mapping's own declarations laid over them.
- * A resource the contract does not know (a test's made-up one) keeps only
- * what it declares.
- */
-export function defineResource(mapping: ResourceMapping): ResourceMapping {
-  const message = contract.getMessage(resourceMessageName(mapping));
-  if (!message) return mapping;
-  return { ...mapping, declaredFields: mapping.fields, fields: withContract(contractFields(message), mapping.fields, mapping.name) };
-}
-
 /** An enum whose v2 names are the v1 names behind a prefix (same numbers); `zero` pairs the unspecified values. */
 export function prefixedEnum(prefix: string, v1Names: readonly string[], zero: readonly [v1: string, v2: string]): EnumRename {
   const pairs: [string, string][] = v1Names.map((n) => (n === zero[0] ? [n, zero[1]] : [n, prefix + n]));
@@ -226,4 +212,14 @@ export function enumRename(pairs: readonly (readonly [v1: string, v2: string])[]
     v2ToV1: Object.fromEntries(pairs.map(([a, b]) => [b, a])),
     zero,
   };
+}
+
+/** Default: `message` when `fields` is given, otherwise `string`. */
+export function typeOf(spec: FieldSpec): FieldType {
+  return spec.type ?? (spec.fields ? 'message' : 'string');
+}
+
+/** The proto message a mapping's resource is: its AIP type's last segment, in its service's v2beta1 package. */
+export function resourceMessageName(mapping: Pick<ResourceMapping, 'service' | 'resourceType'>): string {
+  return `chainguard.platform.${mapping.service}.v2beta1.${mapping.resourceType.split('/').pop()}`;
 }
