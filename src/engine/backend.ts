@@ -10,14 +10,9 @@ import type { CustomMethod, RequestPages } from '../vocabulary/custom-method.ts'
 import type { ListQuery } from './list-query.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { Json } from '../vocabulary/json.ts';
+import type { Patch } from '../render/patch.ts';
 
 export type { RequestContext };
-
-/** A PATCH as read: the body in JSON names and the field paths to change. */
-export interface Change {
-  value: Json;
-  paths: string[];
-}
 
 /** One page of a List, before the runner wraps it in the v2 envelope and seals its token. */
 export interface Page {
@@ -35,8 +30,12 @@ export interface BackendPort {
   get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json>;
   /** `value` is the validated body; `parent` a UIDP, or '' for a root where the mapping allows one. */
   create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json>;
-  /** Called with the resource's in-process write lock held. */
-  update(mapping: ResourceMapping, uid: string, change: Change, ctx: RequestContext): Promise<Json>;
+  /**
+   * A read-modify-write: read the current row, hand its v2 document to
+   * `patch.apply` (the merge and validation, render/patch.ts), write the
+   * merged document. Called with the resource's in-process write lock held.
+   */
+  update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext): Promise<Json>;
   delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json>;
   /** Validated create bodies, all or none, answered `{<name>: [...]}` in request order. `singular` names a sub-request's resource in errors. */
   batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext): Promise<Json>;

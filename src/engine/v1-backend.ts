@@ -19,7 +19,8 @@ import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
 import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
-import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
+import type { BackendPort, Page, RequestContext } from './backend.ts';
+import type { Patch } from '../render/patch.ts';
 import type { CustomMethod, RequestPages, V1Access } from '../vocabulary/custom-method.ts';
 import { hydrate, needsHydration, IDS_PER_CALL } from './hydrate.ts';
 import { HydrationCache } from './hydration-cache.ts';
@@ -28,11 +29,9 @@ import { applyKeptTimes, KeptTimes, withKeptTime } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
 import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
-import { copyV2Path, pathsToKeep, validationScope } from '../render/merge.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import { renderV2, v1MembersOf, v2PathReader, type LookupResolver } from '../render/v1-row.ts';
 import { restoreV1Paths, toV1, writeV1Path } from './v1-body.ts';
-import { validate } from './validate.ts';
 
 export interface V1BackendOptions {
   v1: V1Client;
@@ -255,29 +254,25 @@ export class V1Backend implements BackendPort {
     return this.#answerWrite(mapping, created, ctx);
   }
 
-  async update(mapping: ResourceMapping, uid: string, { value, paths }: Change, ctx: RequestContext): Promise<Json> {
-    {
-      const row = await this.#fetchRow(mapping, uid, ctx);
-      if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+  async update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext): Promise<Json> {
+    const row = await this.#fetchRow(mapping, uid, ctx);
+    if (patch.paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+    // The merge is in v2 document space, onto the row as v2 renders it (without references, which are output only).
+    const { document, keep } = patch.apply(renderV2(mapping.fields, row));
 
-      const merged = renderV2(mapping.fields, row);
-      const keep = pathsToKeep(mapping.fields, merged, value, paths);
-      for (const path of paths) copyV2Path(mapping.fields, value, merged, path);
-      validate(mapping.validate, merged, validationScope(mapping.fields, paths));
-
-      // Start from v1's own row so fields v2 does not show (or shows as output-only) survive the PUT.
-      const before = projectRow(row, mapping.v1.writeShape);
-      const put = structuredClone(before);
-      for (const path of paths) writeV1Path(mapping.fields, put, path, getPath(value, path));
-      restoreV1Paths(mapping.fields, before, put, keep);
-      const written = await this.#v1.call<Json>(
-        { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
-        ctx,
-      );
-      this.#changed(mapping.name, uid);
-      await this.#times.touched(mapping, uid);
-      return this.#answerWrite(mapping, written, ctx);
-    }
+    // Start from v1's own row so fields v2 does not show (or shows as output-only) survive the PUT.
+    const before = projectRow(row, mapping.v1.writeShape);
+    const put = structuredClone(before);
+    for (const path of patch.paths) writeV1Path(mapping.fields, put, path, getPath(document, path));
+    // What kept its value is v1's own, byte for byte (a secret v2 never shows included).
+    restoreV1Paths(mapping.fields, before, put, keep);
+    const written = await this.#v1.call<Json>(
+      { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
+      ctx,
+    );
+    this.#changed(mapping.name, uid);
+    await this.#times.touched(mapping, uid);
+    return this.#answerWrite(mapping, written, ctx);
   }
 
   async delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {

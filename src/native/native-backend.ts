@@ -7,14 +7,13 @@
  */
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
-import type { BackendPort, Change, Page, RequestContext } from '../engine/backend.ts';
+import type { BackendPort, Page, RequestContext } from '../engine/backend.ts';
+import type { Patch } from '../render/patch.ts';
 import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/custom-method.ts';
 import type { ListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
-import { validationScope } from '../render/merge.ts';
 import type { Json } from '../vocabulary/json.ts';
-import { validate } from '../engine/validate.ts';
 import { Code } from '../rpc-status.ts';
 import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
@@ -25,7 +24,6 @@ import { normalize } from './document.ts';
 import { generate } from './assigned-on-create.ts';
 import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';
 import { hydrateReferences, requireReferenced } from './references.ts';
-import { mergeUpdate } from '../render/merge.ts';
 
 export interface NativeBackendOptions {
   store: Store;
@@ -127,18 +125,18 @@ export class NativeBackend implements BackendPort {
     return { ...doc!, ...once };
   }
 
-  async update(mapping: ResourceMapping, uid: string, { value, paths }: Change, _ctx: RequestContext): Promise<Json> {
+  async update(mapping: ResourceMapping, uid: string, patch: Patch, _ctx: RequestContext): Promise<Json> {
     const row = await this.#store.transaction(async (tx) => {
       // Locked until commit: a replica patching the same resource waits rather than overwriting this change.
       const stored = await tx.resources.getForUpdate(mapping.name, uid);
       const current = stored ?? await this.#unwrittenSingleton(tx.resources, mapping, uid, true);
       if (!current) throw notFound(mapping.resourceType, uid);
       this.#refuseSeeded(mapping, uid, 'changed');
-      if (paths.length === 0) return current;
+      if (patch.paths.length === 0) return current;
 
-      const merged = mergeUpdate(mapping.fields, current.body, value, paths).document;
-      validate(mapping.validate, merged, validationScope(mapping.fields, paths));
-      await requireReferenced(tx.resources, mapping, merged, paths);
+      // A stored body is a v2 document already: the merge and validation happen on it as it is.
+      const merged = patch.apply(current.body).document;
+      await requireReferenced(tx.resources, mapping, merged, patch.paths);
       const now = this.#isoNow();
       const document = this.#document(mapping, uid, normalize(mapping.fields, merged, { keepOutputOnly: true }), current.createTime, now);
       const namesake = await this.#namesake(tx.resources, mapping, { ...current, body: document });

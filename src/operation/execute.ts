@@ -20,6 +20,7 @@ import { readListQuery } from '../engine/list-query.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import { readBody, readUpdate } from '../render/request-body.ts';
 import { validate } from '../engine/validate.ts';
+import { patchOf } from '../render/patch.ts';
 import { isUidp } from '../uidp.ts';
 import { abortReason, type RequestContext } from './context.ts';
 import { within } from '../observability/tracing.ts';
@@ -121,9 +122,10 @@ export class OperationRunner {
       }
       case 'update': {
         requireUidp('uid', op.uid);
-        const change = readUpdate(mapping.fields, op.body, op.mask);
+        const { value, paths } = readUpdate(mapping.fields, op.body, op.mask);
+        const patch = patchOf(mapping, value, paths);
         // Keyed by v1's collection: a repo and its readme are one v1 row, so their read-modify-writes take turns.
-        return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`, () => backend.update(mapping, op.uid, change, ctx));
+        return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`, () => backend.update(mapping, op.uid, patch, ctx));
       }
       case 'delete':
         requireUidp('uid', op.uid);

@@ -1,0 +1,29 @@
+/**
+ * A PATCH as the render stage applies it inside a backend's read-modify-write:
+ * the backend reads the current row, hands its v2 document here, and writes
+ * what comes back. The merge (merge.ts) and the mapping's rules are applied
+ * here once, for both modes; the backend only reads and writes.
+ */
+import { validate } from '../engine/validate.ts';
+import type { Json } from '../vocabulary/json.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { mergeUpdate, validationScope, type Merged } from './merge.ts';
+
+export interface Patch {
+  /** The paths the update changes; none: the current resource is answered unchanged. */
+  readonly paths: readonly string[];
+  /** The current document merged with the request and validated on the masked paths; throws INVALID_ARGUMENT. */
+  apply(current: Json): Merged;
+}
+
+/** The patch for one read update request (`value` in JSON names, `paths` from the mask or the body's keys). */
+export function patchOf(mapping: ResourceMapping, value: Json, paths: readonly string[]): Patch {
+  return {
+    paths,
+    apply(current) {
+      const merged = mergeUpdate(mapping.fields, current, value, paths);
+      validate(mapping.validate, merged.document, validationScope(mapping.fields, paths));
+      return merged;
+    },
+  };
+}
