@@ -38,8 +38,8 @@ export default defineResource({
     scope: requiredString().pipe(UIDP_TEXT),
   }),
   methods: { custom: { BatchDeleteExternalGroupRoleMappings: batchDeleteExternalGroupRoleMappings } },
+  references: { identityProviderUid: { kind: 'identityProviders', by: '@parent', pick: 'uid' } },
   native: {
     requires: { roleUid: 'roles' },
-    references: { identityProviderUid: { kind: 'identityProviders', by: '@parent', pick: 'uid' } },
   },
 });

@@ -52,12 +52,12 @@ export default defineResource({
     singleUse: z.boolean().optional(),
   }),
   delete: { idempotent: true },
+  // v2: "may be absent if the referenced role has been deleted".
+  references: {
+    role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description', capabilities: 'capabilities' } },
+  },
   native: {
     requires: { roleUid: 'roles' },
-    // v2: "may be absent if the referenced role has been deleted".
-    references: {
-      role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description', capabilities: 'capabilities' } },
-    },
     generated: {
       expirationTime: { kind: 'expiry', after: 'ttl' },
       keyId: { kind: 'random', bytes: 16, encoding: 'hex' },

@@ -48,11 +48,9 @@ export default defineResource({
       AcceptTerms: acceptTerms, ListTermsAcceptances: listTermsAcceptances,
     },
   },
-  native: {
-    // v2: sub-groups inherit their organisation's kind and status; the organisation's own row holds them.
-    references: {
-      kind: { kind: 'groups', by: '@root', pick: 'kind' },
-      status: { kind: 'groups', by: '@root', pick: 'status' },
-    },
+  // v2: sub-groups inherit their organisation's kind and status; the organisation's own row holds them.
+  references: {
+    kind: { kind: 'groups', by: '@root', pick: 'kind' },
+    status: { kind: 'groups', by: '@root', pick: 'status' },
   },
 });

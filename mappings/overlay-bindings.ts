@@ -27,8 +27,6 @@ export default defineResource({
   },
   orderBy: { fields: ['uid'], default: 'uid asc' },
   methods: { custom: { CreateOverlayBinding: createOverlayBinding } },
-  native: {
-    // The stored document keeps only the overlay's uid; its name and config are read when shown.
-    references: { overlay: { kind: 'overlays', by: 'overlay.uid', pick: { uid: 'uid', name: 'name', config: 'config' } } },
-  },
+  // The stored document keeps only the overlay's uid; its name and config are read when shown.
+  references: { overlay: { kind: 'overlays', by: 'overlay.uid', pick: { uid: 'uid', name: 'name', config: 'config' } } },
 });

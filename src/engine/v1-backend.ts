@@ -1,7 +1,9 @@
 /**
- * v2beta1 operations carried out against a v1 backend, for any mapping:
- * List (fetch all, filter, order, window, hydrate the page), Get (List by id),
- * Create, Update (read-modify-write of v1's whole-resource PUT) and Delete.
+ * The v1 adapter of the backend port: v2beta1 operations as v1 calls, for any
+ * mapping. List (fetch all, filter, order, window; the page rendered through
+ * the render stage), Get (List by id), rows by id (v1-rows-by-id.ts), Create,
+ * Update (read-modify-write of v1's whole-resource PUT) and Delete. Its rows
+ * are v1's own; `rows` declares how they become v2 documents.
  */
 import { ApiError, invalidField, notFound } from '../aip/errors.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
@@ -19,10 +21,11 @@ import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
 import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
-import type { BackendPort, Page, RequestContext } from './backend.ts';
+import type { BackendPort, Created, KeptTimesByUid, Page, RenderRows, RequestContext, RowConversion } from './backend.ts';
 import type { Patch } from '../render/patch.ts';
 import type { CustomMethod, RequestPages, V1Access } from '../vocabulary/custom-method.ts';
-import { hydrate, needsHydration, IDS_PER_CALL } from './hydrate.ts';
+import { IDS_PER_CALL, v1RowsById } from './v1-rows-by-id.ts';
+import { referencesToFill, type Carries } from '../vocabulary/references.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { WalkCache } from './walk-cache.ts';
 import { applyKeptTimes, KeptTimes, withKeptTime } from './kept-times.ts';
@@ -30,7 +33,7 @@ import type { ListQuery } from './list-query.ts';
 import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
-import { renderV2, v1MembersOf, v2PathReader, type LookupResolver } from '../render/v1-row.ts';
+import { renderV2, v1MembersOf, v2PathReader } from '../render/v1-row.ts';
 import { restoreV1Paths, toV1, writeV1Path } from './v1-body.ts';
 
 export interface V1BackendOptions {
@@ -62,6 +65,14 @@ export class V1Backend implements BackendPort {
   readonly #scans: ListScanMemo;
   readonly #times: KeptTimes;
 
+  /** v1 rows become v2 documents by the mapping's renames (render/v1-row.ts), with the times the gateway keeps. */
+  readonly rows: RowConversion<Json> = {
+    mode: 'translate',
+    documents: (mapping, rows, _ctx, times) => this.#documents(mapping, rows, times),
+    target: (kind, row) => renderV2(this.#registry.get(kind).fields, row),
+    carries: v1Carries,
+  };
+
   constructor(options: V1BackendOptions) {
     this.#v1 = options.v1;
     this.#registry = options.registry;
@@ -72,8 +83,8 @@ export class V1Backend implements BackendPort {
     this.#times = new KeptTimes(options.times, options.now, options.onKeptTimesLookup);
   }
 
-  async list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {
-    const request = { mapping, ctx, ...query };
+  async list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext, render: RenderRows<Json>): Promise<Page> {
+    const request = { mapping, ctx, render, ...query };
     return mapping.v1.paging ? this.#listV1Paged(request) : this.#listAll(request);
   }
 
@@ -83,7 +94,7 @@ export class V1Backend implements BackendPort {
    * only their own rows by id.
    */
   async #listAll(request: ListRequest): Promise<Page> {
-    const { mapping, params, filters, order, cursor, fingerprint, ctx } = request;
+    const { mapping, params, filters, order, cursor, fingerprint, ctx, render } = request;
     if (cursor && mapping.v1.idsParam) {
       const walk = this.#walks.get(mapping.name, fingerprint, callerOf(ctx));
       if (walk) return this.#laterPage(request, walk);
@@ -139,7 +150,7 @@ export class V1Backend implements BackendPort {
     if (window.next && mapping.v1.idsParam) this.#walks.set(mapping.name, fingerprint, callerOf(ctx), keyed, order, memo !== undefined);
     const pageTimes = times ?? (lacking.length === 0 ? undefined : await this.#times.forUids(mapping, this.#times.lacking(mapping, window.page.map((row) => all[row.at]!), uidKey)));
     let page: Json[];
-    if (memo && !needsHydration(mapping)) {
+    if (memo && referencesToFill(mapping, v1Carries).length === 0) {
       // Rows that render from their bytes and kept times alone (no reference to look up) are rendered
       // once a reading, and taken over by a reading made from it: a page asked for again, or cut again
       // from a list changed elsewhere, renders only the rows it has not rendered before. A rendering
@@ -151,13 +162,13 @@ export class V1Backend implements BackendPort {
         `rendered\0${mapping.name}`,
         (at) => {
           const rowTimes = timesOf(at);
-          return { times: rowTimes, document: renderRow(mapping, whole(at), undefined, rowTimes) };
+          return { times: rowTimes, document: v1Document(mapping, whole(at), rowTimes) };
         },
         (kept, at) => sameTimes(kept.times, timesOf(at)),
       );
       page = window.page.map((row) => rendered(row.at).document);
     } else {
-      page = await this.#renderHydrated(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
+      page = await render(mapping, window.page.map((row) => whole(row.at)), ctx, pageTimes);
     }
     // What this reading could take over from the one it was made from is taken: that one may go.
     reading?.forgetEarlier();
@@ -166,13 +177,13 @@ export class V1Backend implements BackendPort {
   }
 
   /** A later page of a known walk: its window from the kept order, its rows fetched by id (a row gone since is left out). */
-  async #laterPage({ mapping, params, order, cursor, ctx }: ListRequest, walk: readonly Keyed<string>[]): Promise<Page> {
+  async #laterPage({ mapping, params, order, cursor, ctx, render }: ListRequest, walk: readonly Keyed<string>[]): Promise<Page> {
     const window = windowOrdered(walk, { order, pageSize: params.pageSize, skip: params.skip, cursor });
     const fetched = await this.#fetchRows(mapping, window.page, ctx);
     const uidKey = v1UidKey(mapping);
     const byUid = new Map(fetched.map((row) => [String(row[uidKey]), row]));
     const rows = window.page.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
-    return { items: await this.#renderHydrated(mapping, rows, ctx), ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
+    return { items: await render(mapping, rows, ctx), ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
   }
 
   /**
@@ -181,7 +192,7 @@ export class V1Backend implements BackendPort {
    * holds v1's token for the v1 page being read and how far into it this page
    * got, so the next page resumes exactly there.
    */
-  async #listV1Paged({ mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
+  async #listV1Paged({ mapping, params, filters, order, cursor, ctx, render }: ListRequest): Promise<Page> {
     const paging = mapping.v1.paging!;
     const v1Order = v1OrderFor(order, paging.orderBy);
     let position = cursor ? positionFrom(cursor) : { token: '', index: 0 };
@@ -225,19 +236,22 @@ export class V1Backend implements BackendPort {
     // v1's count holds only when v1 applied every filter; totalCount is optional in v2, so it is left out otherwise.
     const total = !filters.localOnly && (typeof v1Total === 'string' || typeof v1Total === 'number') ? Number(v1Total) : undefined;
     return {
-      items: await this.#renderHydrated(mapping, page, ctx),
+      items: await render(mapping, page, ctx),
       ...(next ? { next: { after: [next.token, next.index], skipped } } : {}),
       ...(total !== undefined ? { total } : {}),
       skipped,
     };
   }
 
-  async get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
-    const row = await this.#fetchRow(mapping, uid, ctx);
-    return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+  read(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
+    return this.#fetchRow(mapping, uid, ctx);
   }
 
-  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json> {
+  readByIds(wanted: ReadonlyMap<string, readonly string[]>, ctx: RequestContext): Promise<Map<string, Map<string, Json>>> {
+    return v1RowsById({ v1: this.#v1, registry: this.#registry, maxFanOut: this.#maxFanOut, cache: this.#cache }, wanted, ctx);
+  }
+
+  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Created<Json>> {
     const created = await this.#v1.call<Json>(
       {
         method: 'POST',
@@ -251,12 +265,12 @@ export class V1Backend implements BackendPort {
     const uid = v1RowUid(mapping, created);
     this.#changed(mapping.name, uid);
     await this.#times.created(mapping, uid);
-    return this.#answerWrite(mapping, created, ctx);
+    return { row: await this.#writtenRow(mapping, created, ctx) };
   }
 
   async update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext): Promise<Json> {
     const row = await this.#fetchRow(mapping, uid, ctx);
-    if (patch.paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+    if (patch.paths.length === 0) return row;
     // The merge is in v2 document space, onto the row as v2 renders it (without references, which are output only).
     const { document, keep } = patch.apply(renderV2(mapping.fields, row));
 
@@ -272,10 +286,10 @@ export class V1Backend implements BackendPort {
     );
     this.#changed(mapping.name, uid);
     await this.#times.touched(mapping, uid);
-    return this.#answerWrite(mapping, written, ctx);
+    return this.#writtenRow(mapping, written, ctx);
   }
 
-  async delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
+  async delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<void> {
     const guarded = mapping.delete?.refuseWhileParentOf ?? [];
     if (guarded.length > 0) await this.#refuseIfParent(mapping, uid, guarded, ctx);
     try {
@@ -286,10 +300,9 @@ export class V1Backend implements BackendPort {
       this.#changed(mapping.name, uid);
     }
     await this.#times.forget(mapping, uid);
-    return {};
   }
 
-  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], _singular: string, ctx: RequestContext): Promise<Json> {
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], _singular: string, ctx: RequestContext): Promise<Json[]> {
     const method = mapping.methods!.batchCreate!;
     const v1Items = values.map((value) => toV1(mapping.fields, value));
     // v1's batch endpoint is one call, so the batch is as atomic as v1 makes it.
@@ -304,8 +317,7 @@ export class V1Backend implements BackendPort {
     }
     const rows = mapping.v1.rereadAfterWrite ? await this.#fetchRows(mapping, created, ctx) : [];
     const byUid = new Map(rows.map((row) => [String(row[uidKey]), row]));
-    const ordered = created.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
-    return { [mapping.name]: await this.#renderHydrated(mapping, ordered, ctx) };
+    return created.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
   }
 
   async lookup(mapping: ResourceMapping, params: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json> {
@@ -325,9 +337,9 @@ export class V1Backend implements BackendPort {
     }
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages, render: RenderRows<Json>): Promise<Json> {
     if (!method.translate) throw new Error('a custom method without a translate implementation was bound in translate mode');
-    return method.translate(request, this.#access(ctx, pages), ctx);
+    return method.translate(request, this.#access(ctx, pages, render), ctx);
   }
 
   // ---- helpers -----------------------------------------------------------
@@ -339,11 +351,11 @@ export class V1Backend implements BackendPort {
   }
 
   /** What a custom method may do over v1, for one request. */
-  #access(ctx: RequestContext, pages: RequestPages): V1Access {
+  #access(ctx: RequestContext, pages: RequestPages, render: RenderRows<Json>): V1Access {
     return {
       pages,
       call: (call) => this.#v1.call({ ...call, authorization: ctx.authorization }, ctx),
-      render: async (name, row) => (await this.#renderHydrated(this.#registry.get(name), [row], ctx))[0]!,
+      render: async (name, row) => (await render(this.#registry.get(name), [row], ctx))[0]!,
       row: (name, uid) => this.#fetchRow(this.#registry.get(name), uid, ctx),
       changed: (name, uid) => this.#changed(name, uid),
     };
@@ -394,13 +406,14 @@ export class V1Backend implements BackendPort {
     return row;
   }
 
-  async #answerWrite(mapping: ResourceMapping, written: Json, ctx: RequestContext): Promise<Json> {
+  /** The row a write answers: v1's answer, or the row read back where v1 answers in another shape. */
+  async #writtenRow(mapping: ResourceMapping, written: Json, ctx: RequestContext): Promise<Json> {
     let row = written;
     if (mapping.v1.rereadAfterWrite) {
       row = await this.#fetchRow(mapping, v1RowUid(mapping, written), ctx);
       for (const key of mapping.v1.createAnswerOnly ?? []) if (written[key] !== undefined) row = { ...row, [key]: written[key] };
     }
-    return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+    return row;
   }
 
   /** Rows by id in one v1 call per chunk (the ids filter), or one call per id when v1 has no such filter. */
@@ -414,19 +427,14 @@ export class V1Backend implements BackendPort {
     return (await Promise.all(chunks.map((chunk) => this.#listV1(mapping, { [idsParam]: chunk }, ctx)))).flat();
   }
 
-  /** The rows as v2 resources: references hydrated, kept times set (`times` when the caller already has them). */
-  async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
+  /** The rows as v2 documents, kept times set (`times` when the caller already has them). */
+  #documents(mapping: ResourceMapping, rows: readonly Json[], times?: KeptTimesByUid): Json[] | Promise<Json[]> {
     const uidKey = v1UidKey(mapping);
-    if (!times) {
-      const lacking = this.#times.lacking(mapping, rows, uidKey);
-      // v1 gave every time it should have (a Get, most answers): no store lookup, and no await for one.
-      if (lacking.length > 0) times = await this.#times.forUids(mapping, lacking);
-    }
-    // Nothing to look up (most resources): no resolver, and no await for one.
-    const resolve = needsHydration(mapping) ? await hydrate(mapping, rows, {
-      v1: this.#v1, registry: this.#registry, request: ctx, maxFanOut: this.#maxFanOut, cache: this.#cache,
-    }) : undefined;
-    return rows.map((row) => renderRow(mapping, row, resolve, times?.get(String(row[uidKey]))));
+    const render = (found: KeptTimesByUid | undefined) => rows.map((row) => v1Document(mapping, row, found?.get(String(row[uidKey]))));
+    if (times) return render(times);
+    const lacking = this.#times.lacking(mapping, rows, uidKey);
+    // v1 gave every time it should have (a Get, most answers): no store lookup, and no await for one.
+    return lacking.length > 0 ? this.#times.forUids(mapping, lacking).then(render) : render(undefined);
   }
 
   async #refuseIfParent(mapping: ResourceMapping, uid: string, children: readonly string[], ctx: RequestContext): Promise<void> {
@@ -490,6 +498,8 @@ function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: Map
 interface ListRequest extends ListQuery {
   mapping: ResourceMapping;
   ctx: RequestContext;
+  /** The render stage, for the page's rows. */
+  render: RenderRows<Json>;
 }
 
 /** v1's order enum value for a v2 order, which must be one field (and the uid tiebreak v1 applies itself). */
@@ -526,9 +536,12 @@ function v1RowUid(mapping: ResourceMapping, row: Json): string {
   throw unreadable(200, `\`${key}\` is ${value === undefined ? 'missing' : value === '' ? 'empty' : `a ${jsonKind(value)}`} where the new row's id belongs`);
 }
 
-/** A v1 row as its v2 resource: references resolved by `resolve`, blank times set from `times`. */
-function renderRow(mapping: ResourceMapping, row: Json, resolve: LookupResolver | undefined, times: ResourceTimes | undefined): Json {
-  return applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times);
+/** What v1's rows carry themselves: every field with a v1 source (a reference fills the others). */
+const v1Carries: Carries = (spec) => spec.v1 !== null;
+
+/** A v1 row as its v2 document: the mapping's renames, blank times set from `times`. */
+function v1Document(mapping: ResourceMapping, row: Json, times: ResourceTimes | undefined): Json {
+  return applyKeptTimes(mapping, renderV2(mapping.fields, row), times);
 }
 
 function sameTimes(a: ResourceTimes | undefined, b: ResourceTimes | undefined): boolean {

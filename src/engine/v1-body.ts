@@ -29,7 +29,7 @@ export function toV1(fields: Fields, v2: Json): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(v2)) {
     const spec = ownValue(fields, key);
-    if (!spec || spec.outputOnly || spec.lookup || value === undefined) continue;
+    if (!spec || spec.outputOnly || value === undefined) continue;
     const target = writeKey(spec, key);
     if (target === null) continue;
     const converted = writeValue(spec, value);

@@ -34,7 +34,7 @@ const STORE_OPS: Readonly<Record<string, StoreFilterOp>> = {
  */
 export function storedPath(mapping: ResourceMapping, path: string): string {
   const [head, ...rest] = path.split('.');
-  const reference = mapping.native?.references?.[head!];
+  const reference = mapping.references?.[head!];
   if (!reference) return path;
   const sub = rest.join('.');
   const picksUid = typeof reference.pick === 'string' ? sub === '' && reference.pick === 'uid' : reference.pick[sub] === 'uid';

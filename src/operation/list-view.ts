@@ -8,7 +8,7 @@
  */
 import type { FieldSpec } from '../vocabulary/resource.ts';
 import { isObject, type Json } from '../vocabulary/json.ts';
-import { zeroOf } from '../native/document.ts';
+import { zeroOf } from '../vocabulary/document.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 

@@ -2,31 +2,17 @@
  * A v1 row as its v2 document, driven by field specs: renames, enum names,
  * millisecond timestamps, int64 as strings, every field present. The declared
  * conversion by which the v1 adapter's rows reach the render stage (a stored
- * row is a v2 document already: native/document.ts). Also reads single v2
+ * row is a v2 document already: vocabulary/document.ts). Also reads single v2
  * paths off v1 rows without rendering them, for a List's filters and order.
  */
 import { ownValue } from '../aip/names.ts';
 import { toMillisTimestamp } from '../aip/time.ts';
 import { getPath, isObject, type Json } from '../vocabulary/json.ts';
+import { zeroValue } from '../vocabulary/document.ts';
 import { typeOf, type FieldSpec, type FieldType } from '../vocabulary/resource.ts';
-import { compileRenderer, type FieldPlan, type LookupResolver, type TableRenderer } from './compiled-render.ts';
-
-export type { LookupResolver };
+import { compileRenderer, type FieldPlan, type TableRenderer } from './compiled-render.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
-
-function zeroValue(spec: FieldSpec): unknown {
-  if (spec.repeated) return [];
-  switch (typeOf(spec)) {
-    case 'string': return '';
-    case 'bool': return false;
-    case 'int': return 0;
-    case 'int64': return '0';
-    case 'enum': return spec.enum?.zero ?? '';
-    case 'map': return {};
-    default: return null;
-  }
-}
 
 /** Each field table's entries, listed once per table rather than once per rendered row. */
 const ENTRIES = new WeakMap<Fields, readonly (readonly [string, FieldSpec])[]>();
@@ -47,24 +33,24 @@ const NO_FIELDS: Fields = Object.freeze({});
 const RENDERERS = new WeakMap<Fields, TableRenderer>();
 
 /** A v1 row as its v2 resource: renames, enum names, millisecond timestamps, int64 as strings, every field present. */
-export function renderV2(fields: Fields, v1: Json, resolve?: LookupResolver): Json {
+export function renderV2(fields: Fields, v1: Json): Json {
   let render = RENDERERS.get(fields);
   if (!render) {
     // Named in profiles by its first few fields: a table has no name of its own.
     render = compileRenderer(entriesOf(fields).flatMap(([key, spec]) => planField(key, spec)), Object.keys(fields).slice(0, 3).join(','));
     RENDERERS.set(fields, render);
   }
-  return render(v1, resolve);
+  return render(v1);
 }
 
 /**
  * renderV2 worked out from the specs field by field, as it was before it was compiled: what the
  * compiled renderers are held to (test/unit/compiled-render.test.ts).
  */
-export function renderV2BySpec(fields: Fields, v1: Json, resolve?: LookupResolver): Json {
+export function renderV2BySpec(fields: Fields, v1: Json): Json {
   const out: Json = {};
   for (const [key, spec] of entriesOf(fields)) {
-    const value = renderField(spec, key, v1, resolve);
+    const value = renderField(spec, key, v1);
     if (value !== undefined) out[key] = value;
   }
   return out;
@@ -74,7 +60,7 @@ const MEMBER_TYPES: ReadonlySet<FieldType> = new Set(['string', 'bool', 'int', '
 
 /**
  * How a field renders: a scalar (or map) that is a top-level member of the v1 row, read by the compiled
- * renderer itself; anything else (a message, a list, a lookup, a dotted or whole-row source) by renderField.
+ * renderer itself; anything else (a message, a list, a dotted or whole-row source) by renderField.
  * A field never shown (input-only, secret) has no plan.
  */
 function planField(key: string, spec: FieldSpec): FieldPlan[] {
@@ -82,7 +68,7 @@ function planField(key: string, spec: FieldSpec): FieldPlan[] {
   const source = spec.v1 === undefined ? key : spec.v1;
   const type = typeOf(spec);
   // `__proto__` as a member name reads the prototype in generated code; renderField reads the own member.
-  if (!spec.lookup && !spec.repeated && MEMBER_TYPES.has(type) && source !== null && source !== '.' && !source.includes('.') && source !== '__proto__') {
+  if (!spec.repeated && MEMBER_TYPES.has(type) && source !== null && source !== '.' && !source.includes('.') && source !== '__proto__') {
     const zero = zeroValue(spec);
     return [{
       kind: 'member',
@@ -95,7 +81,7 @@ function planField(key: string, spec: FieldSpec): FieldPlan[] {
       names: type === 'enum' ? spec.enum?.v1ToV2 : undefined,
     }];
   }
-  return [{ kind: 'rendered', key, render: (v1, resolve) => renderField(spec, key, v1, resolve) }];
+  return [{ kind: 'rendered', key, render: (v1) => renderField(spec, key, v1) }];
 }
 
 /** Adjusts a top-level field's rendered value (kept times fill a blank one). */
@@ -146,34 +132,29 @@ export function v1MembersOf(fields: Fields, path: string): string[] | undefined 
   const key = path.split('.')[0]!;
   const spec = ownValue(fields, key);
   if (!spec) return [];
-  const source = spec.lookup ? spec.lookup.by : spec.v1 === undefined ? key : spec.v1;
+  const source = spec.v1 === undefined ? key : spec.v1;
   if (source === null) return [];
   return source === '.' ? undefined : [source.split('.')[0]!];
 }
 
-function renderField(spec: FieldSpec, key: string, v1: Json, resolve?: LookupResolver): unknown {
+function renderField(spec: FieldSpec, key: string, v1: Json): unknown {
   if (spec.inputOnly || spec.secret) return undefined;
-  if (spec.lookup) {
-    const id = getPath(v1, spec.lookup.by);
-    const found = typeof id === 'string' && id ? resolve?.(spec.lookup.resource, id, spec.lookup.pick) : undefined;
-    return found ?? zeroValue(spec);
-  }
   const source = spec.v1 === undefined ? key : spec.v1;
   const raw = source === null ? undefined : source === '.' ? v1 : getPath(v1, source);
   if ((spec.oneof || spec.optional) && (raw === undefined || raw === null)) return undefined;
   if (spec.repeated) {
     if (!Array.isArray(raw)) return [];
-    const items = raw.map((item) => renderValue(spec, item, resolve));
+    const items = raw.map((item) => renderValue(spec, item));
     // An enum value this table does not know is dropped, as the SDK's StringifyAll does.
     return typeOf(spec) === 'enum' ? items.filter((v) => v !== undefined) : items;
   }
-  return renderValue(spec, raw, resolve) ?? zeroValue(spec);
+  return renderValue(spec, raw) ?? zeroValue(spec);
 }
 
-function renderValue(spec: FieldSpec, raw: unknown, resolve?: LookupResolver): unknown {
+function renderValue(spec: FieldSpec, raw: unknown): unknown {
   if (raw === undefined || raw === null) return undefined;
   switch (typeOf(spec)) {
-    case 'message': return isObject(raw) ? renderV2(spec.fields ?? NO_FIELDS, raw, resolve) : undefined;
+    case 'message': return isObject(raw) ? renderV2(spec.fields ?? NO_FIELDS, raw) : undefined;
     case 'map': return isObject(raw) ? { ...raw } : undefined;
     case 'timestamp': return toMillisTimestamp(raw) ?? undefined;
     case 'int64': return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;

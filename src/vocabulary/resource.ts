@@ -66,8 +66,26 @@ export interface FieldSpec {
   readonly optional?: boolean;
   /** Left out of List answers (shown at its zero value), as the contract says of it; Get shows it. */
   readonly listOmits?: boolean;
-  /** Hydrated from another resource: read `pick` from the v1 row of `resource` whose id sits at `by`. */
-  readonly lookup?: { readonly resource: string; readonly by: string; readonly pick: string };
+}
+
+/**
+ * Where a reference's target uid is found, relative to the resource: a field
+ * path of its v2 document (`identityUid`), or one of its positions in the
+ * hierarchy: `@parent` (the UIDP's parent) or `@root` (the UIDP's first
+ * segment, which for a root is the resource itself).
+ */
+export type ReferenceSource = string;
+
+export interface Reference {
+  /** The mapping name of the referenced kind, e.g. `identities` (or a kind a mapping `keeps`). */
+  readonly kind: string;
+  readonly by: ReferenceSource;
+  /**
+   * What the field holds: one path of the referenced document (the field is
+   * that value), or sub-field → path (the field is a message built from
+   * them). Missing referenced rows render the field's zero value.
+   */
+  readonly pick: string | Readonly<Record<string, string>>;
 }
 
 export type FilterOp =
@@ -188,6 +206,13 @@ export interface ResourceMapping {
       readonly v1Path: string;
     };
   };
+  /**
+   * Output fields that show another resource as it is now, filled at read
+   * time through the backend's rows-by-id in both modes (render/references.ts),
+   * by top-level v2 field. Where v1's rows carry a picked value themselves
+   * (its field spec has a v1 source), translate mode renders it from the row.
+   */
+  readonly references?: Readonly<Record<string, Reference>>;
   /** The fields as the mapping file declares them, before the contract's are laid under them (for the test that nothing is said twice). */
   readonly declaredFields?: Readonly<Record<string, FieldSpec>>;
   /** Native-mode behaviour beyond what the field specs say. */

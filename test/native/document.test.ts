@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldSpec } from '../../src/vocabulary/resource.ts';
 import { renderV2 } from '../../src/render/v1-row.ts';
-import { normalize, zeroOf } from '../../src/native/document.ts';
+import { normalize, zeroOf } from '../../src/vocabulary/document.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';
 import identityProviders from '../../mappings/identity-providers.ts';

@@ -21,7 +21,7 @@ import type { EmulatorState } from '../../src/emulator/v1/index.ts';
 import type { ResourceMapping } from '../../src/vocabulary/resource.ts';
 import { toV1 } from '../../src/engine/v1-body.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
-import { normalize } from '../../src/native/document.ts';
+import { normalize } from '../../src/vocabulary/document.ts';
 import { buildGateway, type GatewayOptions } from '../../src/server.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/types.ts';

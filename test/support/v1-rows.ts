@@ -12,7 +12,7 @@ export const VALUES: readonly unknown[] = [undefined, null, '', 'a/b', 'group-1'
 /** The v1 members a field table renders from, nested tables included (their members are looked up on the same row or below it). */
 export function members(fields: Fields, into = new Set<string>()): Set<string> {
   for (const [key, spec] of Object.entries(fields)) {
-    const source = spec.lookup ? spec.lookup.by : spec.v1 === undefined ? key : spec.v1;
+    const source = spec.v1 === undefined ? key : spec.v1;
     if (typeof source === 'string' && source !== '.') into.add(source.split('.')[0]!);
     into.add(key);
     if (spec.fields) members(spec.fields, into);
