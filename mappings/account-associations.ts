@@ -17,7 +17,6 @@ export default defineResource({
   name: 'accountAssociations',
   resourceType: 'iam.chainguard.dev/AccountAssociation',
   service: 'iam',
-  collection: 'accountAssociations',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'account_associations', idParam: 'group' },
   fields: {

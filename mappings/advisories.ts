@@ -56,7 +56,6 @@ export default defineResource({
   name: 'advisories',
   resourceType: 'vulnerabilities.chainguard.dev/Advisory',
   service: 'vulnerabilities',
-  collection: 'advisories',
   operations: ['list', 'get'],
   v1: {
     collection: 'advisories',

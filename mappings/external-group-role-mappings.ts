@@ -16,7 +16,6 @@ export default defineResource({
   name: 'externalGroupRoleMappings',
   resourceType: 'iam.chainguard.dev/ExternalGroupRoleMapping',
   service: 'iam',
-  collection: 'externalGroupRoleMappings',
   operations: ['list', 'get', 'create', 'delete'],
   v1: { collection: 'externalGroupRoleMappings', idParam: 'uidp.ids', idsParam: 'uidp.ids' },
   fields: {

@@ -17,7 +17,6 @@ export default defineResource({
   name: 'groupInvites',
   resourceType: 'iam.chainguard.dev/GroupInvite',
   service: 'iam',
-  collection: 'groupInvites',
   operations: ['list', 'get', 'create', 'delete'],
   v1: { collection: 'group_invites', idParam: 'id', rereadAfterWrite: true, createAnswerOnly: ['code'] },
   fields: {

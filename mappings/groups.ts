@@ -17,7 +17,6 @@ export default defineResource({
   name: 'groups',
   resourceType: 'iam.chainguard.dev/Group',
   service: 'iam',
-  collection: 'groups',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'groups', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {

@@ -49,7 +49,6 @@ export default defineResource({
   name: 'identities',
   resourceType: 'iam.chainguard.dev/Identity',
   service: 'iam',
-  collection: 'identities',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'identities', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {

@@ -27,7 +27,6 @@ export default defineResource({
   name: 'identityProviders',
   resourceType: 'iam.chainguard.dev/IdentityProvider',
   service: 'iam',
-  collection: 'identityProviders',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'identityProviders', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {

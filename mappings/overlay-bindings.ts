@@ -15,7 +15,6 @@ export default defineResource({
   name: 'overlayBindings',
   resourceType: 'registry.chainguard.dev/OverlayBinding',
   service: 'registry',
-  collection: 'overlayBindings',
   operations: ['list', 'get', 'delete'],
   nativeOnly: OVERLAYS_NATIVE_ONLY,
   // Never called (native only); names the resource for the write lock.

@@ -24,7 +24,6 @@ export default defineResource({
   name: 'overlays',
   resourceType: 'registry.chainguard.dev/Overlay',
   service: 'registry',
-  collection: 'overlays',
   operations: ['list', 'get', 'create', 'delete'],
   nativeOnly: OVERLAYS_NATIVE_ONLY,
   // Never called (native only); names the resource for the write lock.

@@ -18,7 +18,6 @@ export default defineResource({
   name: 'repoReadmes',
   resourceType: 'registry.chainguard.dev/RepoReadme',
   service: 'registry',
-  collection: 'repos',
   operations: ['get', 'update'],
   v1: { collection: 'repos', idParam: 'id' },
   fields: {

@@ -37,7 +37,6 @@ export default defineResource({
   name: 'repos',
   resourceType: 'registry.chainguard.dev/Repo',
   service: 'registry',
-  collection: 'repos',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'repos', idParam: 'id', idsParam: 'uidp.ids', createQuery: { preventExisting: 'true' } },
   fields: {

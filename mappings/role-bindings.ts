@@ -17,7 +17,6 @@ export default defineResource({
   name: 'roleBindings',
   resourceType: 'iam.chainguard.dev/RoleBinding',
   service: 'iam',
-  collection: 'roleBindings',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: {
     collection: 'rolebindings',

@@ -14,7 +14,6 @@ export default defineResource({
   name: 'roles',
   resourceType: 'iam.chainguard.dev/Role',
   service: 'iam',
-  collection: 'roles',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'roles', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {

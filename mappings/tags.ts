@@ -20,7 +20,6 @@ export default defineResource({
   name: 'tags',
   resourceType: 'registry.chainguard.dev/Tag',
   service: 'registry',
-  collection: 'tags',
   operations: ['list', 'get', 'create', 'delete'],
   v1: { collection: 'tags', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {

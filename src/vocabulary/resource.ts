@@ -122,8 +122,6 @@ export interface ResourceMapping {
   /** AIP resource type, for ResourceInfo in NOT_FOUND errors. */
   readonly resourceType: string;
   readonly service: Service;
-  /** The v2 collection segment: `/iam/v2beta1/<collection>`. */
-  readonly collection: string;
   readonly operations: readonly ('list' | 'get' | 'create' | 'update' | 'delete')[];
   /**
    * v1 has no equivalent of this resource: native mode serves it, translate

@@ -86,7 +86,7 @@ describe('seed rows', () => {
 
   it('seeds any mapping that declares rows, with zero values filled', async () => {
     const pets: ResourceMapping = defineResource({
-      name: 'pets', resourceType: 'test/Pet', service: 'iam', collection: 'pets', operations: ['get'],
+      name: 'pets', resourceType: 'test/Pet', service: 'iam', operations: ['get'],
       v1: { collection: 'pets', idParam: 'id' },
       fields: { uid: { outputOnly: true }, name: {}, legs: { type: 'int' } },
       filters: {}, orderBy: { fields: ['uid'] },

@@ -9,7 +9,6 @@ const mapping = defineResource({
   name: 'roleBindings',
   resourceType: 'iam.chainguard.dev/RoleBinding',
   service: 'iam',
-  collection: 'roleBindings',
   operations: ['create'],
   v1: { collection: 'rolebindings', idParam: 'id' },
   fields: { uid: { outputOnly: true }, identityUid: {}, roleUid: {} },
