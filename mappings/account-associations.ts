@@ -9,9 +9,9 @@
 import { z } from 'zod';
 import { checkAccountAssociation } from './methods/account-associations.ts';
 import { defineResource } from '../src/vocabulary/define.ts';
-import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, requiredString } from './common.ts';
+import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, text } from './common.ts';
 
-const needs = (...keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, requiredString().min(1, 'is required')])));
+const strings = (...keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, text().optional()])));
 
 export default defineResource({
   name: 'accountAssociations',
@@ -39,12 +39,12 @@ export default defineResource({
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     // No length is stated for this name; 256 keeps the store's name index row within PostgreSQL's limit.
-    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
+    name: text().max(256, 'must be at most 256 characters').optional(),
     description: z.string().optional(),
-    amazon: needs('account').optional().nullable(),
-    google: needs('projectId', 'projectNumber').optional().nullable(),
-    chainguard: z.object({ serviceBindings: z.record(z.string(), z.string()) }).optional().nullable(),
-    azure: z.object({ tenantId: requiredString().min(1, 'is required'), clientIds: z.record(z.string(), z.string()) }).optional().nullable(),
+    amazon: strings('account').optional().nullable(),
+    google: strings('projectId', 'projectNumber').optional().nullable(),
+    chainguard: z.object({ serviceBindings: z.record(z.string(), z.string()).optional() }).optional().nullable(),
+    azure: z.object({ tenantId: text().optional(), clientIds: z.record(z.string(), z.string()).optional() }).optional().nullable(),
     github: z.object({ appInstallations: z.record(z.string().regex(/^\d+$/, 'keys must be GitHub app ids'), z.unknown()).optional() }).optional().nullable(),
   }),
   delete: { idempotent: true },

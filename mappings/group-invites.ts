@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { defineResource } from '../src/vocabulary/define.ts';
-import { DURATION_TEXT, TIMESTAMP_ALIASES, UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
+import { DURATION_TEXT, TIMESTAMP_ALIASES, UID, UIDP_FILTERS, UIDP_TEXT, text } from './common.ts';
 import { CAPABILITY } from './enums.ts';
 
 export default defineResource({
@@ -45,8 +45,8 @@ export default defineResource({
   },
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
-    roleUid: requiredString().pipe(UIDP_TEXT),
-    ttl: requiredString().pipe(DURATION_TEXT).refine((t) => Number.parseFloat(t) > 0, 'must be positive'),
+    roleUid: text().pipe(UIDP_TEXT).optional(),
+    ttl: text().pipe(DURATION_TEXT).refine((t) => Number.parseFloat(t) > 0, 'must be positive').optional(),
     email: z.string().email('must be an email address').or(z.literal('')).optional(),
     singleUse: z.boolean().optional(),
   }),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineResource } from '../src/vocabulary/define.ts';
-import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { ORG_KIND, ORG_STATUS, v2Names } from './enums.ts';
 import { checkEligibility, lookupGroup, requestGroupAccess } from './methods/groups.ts';
 import { acceptTerms, listTermsAcceptances } from './methods/terms.ts';
@@ -32,9 +32,10 @@ export default defineResource({
   orderBy: ORDER_BY_NAME_AND_TIME,
   create: { parent: 'optional', parentKind: 'groups' },
   validate: z.object({
-    name: requiredString()
+    name: text()
       .regex(NAME_PATTERN, `must match the pattern ${NAME_PATTERN.source}`)
-      .max(63, 'must be at most 63 characters'),
+      .max(63, 'must be at most 63 characters')
+      .optional(),
     description: z.string().max(1000, 'must be at most 1000 characters').optional(),
     verified: z.boolean().optional(),
     kind: z.enum(v2Names(ORG_KIND)).optional(),

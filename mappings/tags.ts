@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { defineResource } from '../src/vocabulary/define.ts';
-import { UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { UID, UIDP_FILTERS, text } from './common.ts';
 
 // The OCI distribution spec's tag and digest grammars.
 /** The OCI distribution spec's tag grammar (overlay bindings select tags by it too). */
@@ -38,8 +38,8 @@ export default defineResource({
   orderBy: { fields: ['uid', 'name', 'updateTime'], aliases: { updated_at: 'updateTime', last_updated: 'updateTime' }, default: 'uid asc' },
   create: { parent: 'required', parentKind: 'repos' },
   validate: z.object({
-    name: requiredString().regex(OCI_TAG, 'must be an OCI tag: up to 128 of [A-Za-z0-9_.-], not starting with . or -'),
-    digest: requiredString().regex(OCI_DIGEST, 'must be an OCI digest such as sha256:<hex>'),
+    name: text().regex(OCI_TAG, 'must be an OCI tag: up to 128 of [A-Za-z0-9_.-], not starting with . or -').optional(),
+    digest: text().regex(OCI_DIGEST, 'must be an OCI digest such as sha256:<hex>').optional(),
     bundles: z.array(z.string()).optional(),
     deprecated: z.boolean().optional(),
   }),

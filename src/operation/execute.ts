@@ -20,7 +20,7 @@ import { KeyedMutex } from '../engine/keyed-mutex.ts';
 import { readListQuery } from '../engine/list-query.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import { readBody, readUpdate } from '../render/request-body.ts';
-import { validate } from '../engine/validate.ts';
+import { validate } from '../render/validate.ts';
 import { patchOf } from '../render/patch.ts';
 import { RenderStage } from '../render/render.ts';
 import { isUidp } from '../uidp.ts';
@@ -118,7 +118,7 @@ export class OperationRunner {
         if (op.parent !== '' || mapping.create?.parent !== 'optional') requireUidp('parent', op.parent);
         // protojson discards unknown keys on decode, so a create ignores them.
         const { value } = readBody(mapping.fields, op.body);
-        validate(mapping.validate, value);
+        validate(mapping, value);
         const organisation = op.parent.split('/')[0];
         for (const field of mapping.create?.organisationScoped ?? []) {
           if (getPath(value, field) !== organisation) throw invalidField(field, `must be the organisation's UIDP, ${organisation}`);
@@ -142,7 +142,7 @@ export class OperationRunner {
         requireUidp('parent', batch.parent);
         const values = batch.items.map((item, i) => {
           const { value } = readBody(mapping.fields, item);
-          validate(mapping.validate, value, undefined, `requests[${i}].${batch.singular}.`);
+          validate(mapping, value, undefined, `requests[${i}].${batch.singular}.`);
           return value;
         });
         return backend.batchCreate(mapping, batch.parent, values, batch.singular, ctx)

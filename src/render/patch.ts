@@ -4,7 +4,7 @@
  * what comes back. The merge (merge.ts) and the mapping's rules are applied
  * here once, for both modes; the backend only reads and writes.
  */
-import { validate } from '../engine/validate.ts';
+import { validate } from './validate.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import { mergeUpdate, validationScope, type Merged } from './merge.ts';
@@ -22,7 +22,7 @@ export function patchOf(mapping: ResourceMapping, value: Json, paths: readonly s
     paths,
     apply(current) {
       const merged = mergeUpdate(mapping.fields, current, value, paths);
-      validate(mapping.validate, merged.document, validationScope(mapping.fields, paths));
+      validate(mapping, merged.document, validationScope(mapping.fields, paths));
       return merged;
     },
   };

@@ -47,6 +47,13 @@ export interface FieldSpec {
    * read back to be restated.
    */
   readonly secret?: boolean;
+  /**
+   * REQUIRED in the contract: a create must set it (a message's required
+   * fields, where the message is set), an update naming it may not clear it.
+   * Checked by the render stage (render/validate.ts), never restated in a
+   * mapping's rules.
+   */
+  readonly required?: boolean;
   /** Fixed at create: an update may restate it (a no-op) but not change it. */
   readonly immutable?: boolean;
   /**
@@ -170,6 +177,12 @@ export interface ResourceMapping {
      */
     readonly organisationScoped?: readonly string[];
   };
+  /**
+   * Oneofs of which a write must set exactly one member, by the contract's
+   * oneof name (`relationship`), dotted inside a message (`claimMatch.iss`,
+   * checked where the message is set). The members are the contract's.
+   */
+  readonly requiredOneofs?: readonly string[];
   /** Rules for writable fields, checked on create and on the masked paths of an update. */
   readonly validate?: ZodType;
   /** Custom methods beyond the standard five, by their RPC in the contract. */
