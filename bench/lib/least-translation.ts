@@ -6,7 +6,7 @@
  */
 import { MAPPINGS } from '../../mappings/index.ts';
 import { MappingRegistry } from '../../src/engine/registry.ts';
-import { renderV2 } from '../../src/render/v1-row.ts';
+import { renderV2 } from '../../src/engine/v1-row.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 
 /** The floors' shared flags (node:util parseArgs): `--resource <name>` as the mappings name it, `--page <n>` for a List. */

@@ -17,7 +17,7 @@ import { contractFields, withContract } from '../../src/contract/fields.ts';
 import { contract } from '../../src/contract/registry.ts';
 import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { enumRename, prefixedEnum, type FieldSpec } from '../../src/vocabulary/resource.ts';
-import { renderV2 } from '../../src/render/v1-row.ts';
+import { renderV2 } from '../../src/engine/v1-row.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import { v1Int64, v1ListRows, v1String } from '../../src/v1/errors.ts';
 

@@ -14,7 +14,6 @@ import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { Carries } from '../vocabulary/references.ts';
 import type { ResourceTimes } from '../store/types.ts';
-import type { Patch } from '../render/patch.ts';
 
 export type { RequestContext };
 
@@ -38,6 +37,14 @@ export interface RowConversion<Row = unknown> {
   target(kind: string, row: Row): Json;
   /** Whether this backend's rows hold a field's value themselves, so that a reference need not fill it. */
   readonly carries: Carries;
+}
+
+/** A PATCH as a backend's read-modify-write applies it (made by render/patch.ts). */
+export interface Patch {
+  /** The paths the update changes; none: the current resource is answered unchanged. */
+  readonly paths: readonly string[];
+  /** The current document merged with the request and validated on the masked paths; throws INVALID_ARGUMENT. */
+  apply(current: Json): { readonly document: Json; readonly keep: readonly string[] };
 }
 
 /** Rows by kind and uid; a uid with no row is absent. */

@@ -21,8 +21,7 @@ import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import { callerOf } from './caller-key.ts';
 import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from './reading-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
-import type { BackendPort, Created, KeptTimesByUid, Page, RenderRows, RequestContext, RowConversion } from './backend.ts';
-import type { Patch } from '../render/patch.ts';
+import type { BackendPort, Created, KeptTimesByUid, Page, Patch, RenderRows, RequestContext, RowConversion } from './backend.ts';
 import type { CustomMethod, RequestPages, V1Access } from '../vocabulary/custom-method.ts';
 import { IDS_PER_CALL, v1RowsById } from './v1-rows-by-id.ts';
 import { referencesToFill, type Carries } from '../vocabulary/references.ts';
@@ -33,7 +32,7 @@ import type { ListQuery } from './list-query.ts';
 import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
-import { renderV2, v1MembersOf, v2PathReader } from '../render/v1-row.ts';
+import { renderV2, v1MembersOf, v2PathReader } from './v1-row.ts';
 import { restoreV1Paths, toV1, writeV1Path } from './v1-body.ts';
 
 export interface V1BackendOptions {

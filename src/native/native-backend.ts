@@ -10,8 +10,7 @@
  */
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
-import type { BackendPort, Created, Page, RenderRows, RequestContext, RowConversion } from '../engine/backend.ts';
-import type { Patch } from '../render/patch.ts';
+import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../engine/backend.ts';
 import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/custom-method.ts';
 import type { ListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';

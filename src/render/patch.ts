@@ -7,14 +7,8 @@
 import { validate } from './validate.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
-import { mergeUpdate, validationScope, type Merged } from './merge.ts';
-
-export interface Patch {
-  /** The paths the update changes; none: the current resource is answered unchanged. */
-  readonly paths: readonly string[];
-  /** The current document merged with the request and validated on the masked paths; throws INVALID_ARGUMENT. */
-  apply(current: Json): Merged;
-}
+import type { Patch } from '../engine/backend.ts';
+import { mergeUpdate, validationScope } from './merge.ts';
 
 /** The patch for one read update request (`value` in JSON names, `paths` from the mask or the body's keys). */
 export function patchOf(mapping: ResourceMapping, value: Json, paths: readonly string[]): Patch {

@@ -1,5 +1,5 @@
 /**
- * renderV2 runs a renderer generated per field table (src/render/compiled-render.ts). It must render every
+ * renderV2 runs a renderer generated per field table (src/engine/compiled-render.ts). It must render every
  * row exactly as the field specs say, which renderV2BySpec works out field by field: the same members, the
  * same values, in the same order (the order is the JSON a client reads). Held over every field table of
  * every resource, nested ones included, on seeded rows whose members are missing, null, of every JSON kind,
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAPPINGS } from '../../mappings/index.ts';
 import type { FieldSpec } from '../../src/vocabulary/resource.ts';
-import { renderV2, renderV2BySpec } from '../../src/render/v1-row.ts';
+import { renderV2, renderV2BySpec } from '../../src/engine/v1-row.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import { prng } from '../support/prng.ts';
 import { members, randomRow, VALUES } from '../support/v1-rows.ts';

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { copyV2Path, validationScope } from '../../src/render/merge.ts';
 import { getPath, type Json } from '../../src/vocabulary/json.ts';
 import { readBody, readUpdate } from '../../src/render/request-body.ts';
-import { renderV2 } from '../../src/render/v1-row.ts';
+import { renderV2 } from '../../src/engine/v1-row.ts';
 import { toV1, v1WritePath, writeV1Path } from '../../src/engine/v1-body.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 import groups from '../../mappings/groups.ts';

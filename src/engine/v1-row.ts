@@ -1,8 +1,8 @@
 /**
  * A v1 row as its v2 document, driven by field specs: renames, enum names,
- * millisecond timestamps, int64 as strings, every field present. The declared
- * conversion by which the v1 adapter's rows reach the render stage (a stored
- * row is a v2 document already: vocabulary/document.ts). Also reads single v2
+ * millisecond timestamps, int64 as strings, every field present. The v1
+ * adapter's declared conversion (V1Backend.rows), by which its rows reach the
+ * render stage (a stored row is a v2 document already: vocabulary/document.ts). Also reads single v2
  * paths off v1 rows without rendering them, for a List's filters and order.
  */
 import { ownValue } from '../aip/names.ts';
