@@ -1,6 +1,7 @@
 /**
  * The backend port: I/O only. A backend reads rows (a page, one by uid, many
- * by uid), writes, deletes and counts children; the operation runner
+ * by uid), writes, and deletes (counting children first where the mapping
+ * refuses to delete a parent, inside the store's transaction); the operation runner
  * (src/operation/execute.ts) and the render stage (src/render/) do the rest —
  * reading and validating requests, the PATCH merge, references and rendering.
  * The v1 adapter's rows are v1-shaped, the store's are stored documents: each
