@@ -38,6 +38,8 @@ export interface RowConversion<Row = unknown> {
   target(kind: string, row: Row): Json;
   /** Whether this backend's rows hold a field's value themselves, so that a reference need not fill it. */
   readonly carries: Carries;
+  /** The backend's clock, for fields computed when read (native mode's derived fields); default Date.now. */
+  readonly now?: () => number;
 }
 
 /** A PATCH as a backend's read-modify-write applies it (made by render/patch.ts). */

@@ -57,6 +57,7 @@ export class NativeBackend implements BackendPort {
     target: (_kind, row) => ({ ...row.body, uid: row.uid, createTime: row.createTime, updateTime: row.updateTime }),
     // The store keeps no referenced value: every reference is filled as the referenced row is now.
     carries: () => false,
+    now: () => this.#now(),
   };
 
   constructor(options: NativeBackendOptions) {

@@ -252,7 +252,7 @@ describe('role bindings: a v1 list row rendered, its identity filled from the id
     const backend = new V1Backend({ v1, registry: new MappingRegistry(MAPPINGS), maxFanOut: 8 });
     const ctx = requestContext({ authorization: 'Bearer t', requestId: 'test', budgetMs: 60_000 });
     const rendered = new RenderStage(backend);
-    return { render: (one) => rendered.one(roleBindings, one, ctx), calls };
+    return { render: async (one) => rendered.one(roleBindings, one, ctx), calls };
   }
 
   it('builds identity, group and role objects, with the identity name and description from the identity', async () => {
