@@ -131,8 +131,9 @@ export class OperationRunner {
         const { value, paths } = readUpdate(mapping.fields, op.body, op.mask);
         const patch = patchOf(mapping, value, paths);
         // Keyed by v1's collection: a repo and its readme are one v1 row, so their read-modify-writes take turns.
-        return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`, () => backend.update(mapping, op.uid, patch, ctx))
-          .then((row) => stage.one(mapping, row, ctx));
+        // The answer is rendered before the lock goes, as the row was written.
+        return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`,
+          () => backend.update(mapping, op.uid, patch, ctx).then((row) => stage.one(mapping, row, ctx)));
       }
       case 'delete':
         requireUidp('uid', op.uid);
