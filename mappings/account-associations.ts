@@ -12,8 +12,8 @@
  */
 import { z } from 'zod';
 import { checkAccountAssociation } from './methods/account-associations.ts';
-import { defineResource } from '../src/engine/mapping.ts';
-import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, text } from './common.ts';
 import { SERVICE_PRINCIPAL } from './enums.ts';
 
 /** A service-binding key: a service principal in either version's spelling, never the unspecified one. */
@@ -22,13 +22,12 @@ const principalKey = z.string().refine((key) => PRINCIPAL_NAMES.has(key), {
   message: `keys must be service principals (${[...PRINCIPAL_NAMES].filter((name) => name.startsWith('SERVICE_PRINCIPAL_')).join(', ')})`,
 });
 
-const needs = (...keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, requiredString().min(1, 'is required')])));
+const strings = (...keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, text().optional()])));
 
 export default defineResource({
   name: 'accountAssociations',
   resourceType: 'iam.chainguard.dev/AccountAssociation',
   service: 'iam',
-  collection: 'accountAssociations',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'account_associations', idParam: 'group' },
   fields: {
@@ -52,12 +51,12 @@ export default defineResource({
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     // No length is stated for this name; 256 keeps the store's name index row within PostgreSQL's limit.
-    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
+    name: text().max(256, 'must be at most 256 characters').optional(),
     description: z.string().optional(),
-    amazon: needs('account').optional().nullable(),
-    google: needs('projectId', 'projectNumber').optional().nullable(),
-    chainguard: z.object({ serviceBindings: z.record(principalKey, z.string()) }).optional().nullable(),
-    azure: z.object({ tenantId: requiredString().min(1, 'is required'), clientIds: z.record(z.string(), z.string()) }).optional().nullable(),
+    amazon: strings('account').optional().nullable(),
+    google: strings('projectId', 'projectNumber').optional().nullable(),
+    chainguard: z.object({ serviceBindings: z.record(principalKey, z.string()).optional() }).optional().nullable(),
+    azure: z.object({ tenantId: text().optional(), clientIds: z.record(z.string(), z.string()).optional() }).optional().nullable(),
     github: z.object({ appInstallations: z.record(z.string().regex(/^\d+$/, 'keys must be GitHub app ids'), z.unknown()).optional() }).optional().nullable(),
   }),
   delete: { idempotent: true },

@@ -11,7 +11,8 @@
  */
 import { listDocuments, listResolvedVulnsReports, listVulnerabilityMetadata } from './methods/advisory-feed.ts';
 import { PACKAGE_ORIGINS_KIND } from './methods/package-origins.ts';
-import { defineResource, enumRename, prefixedEnum, type FieldSpec } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { enumRename, prefixedEnum, type FieldSpec } from '../src/vocabulary/resource.ts';
 import { TIMESTAMPS, TIMESTAMP_ALIASES, UID, UIDP_FILTERS } from './common.ts';
 
 const REVIEW_STATE = prefixedEnum('REVIEW_STATE_', ['UNKNOWN', 'PENDING', 'APPROVED', 'REQUEST_CHANGES', 'REJECTED'], ['UNKNOWN', 'REVIEW_STATE_UNSPECIFIED']);
@@ -56,7 +57,6 @@ export default defineResource({
   name: 'advisories',
   resourceType: 'vulnerabilities.chainguard.dev/Advisory',
   service: 'vulnerabilities',
-  collection: 'advisories',
   operations: ['list', 'get'],
   v1: {
     collection: 'advisories',

@@ -4,7 +4,7 @@
  * id/timestamp renames, and the default orderable fields.
  */
 import { z } from 'zod';
-import type { FieldSpec, FilterSpec } from '../src/engine/mapping.ts';
+import type { FieldSpec, FilterSpec } from '../src/vocabulary/resource.ts';
 import type { Orderable } from '../src/aip/order-by.ts';
 
 /** `uidp.*` filters: v1 knows them all, and the gateway re-applies them on the uid. */
@@ -50,7 +50,19 @@ export const ORDER_BY_NAME_AND_TIME: Orderable = {
   default: 'uid asc',
 };
 
-/** A string field the request must carry; zod's own wording would speak of "undefined". */
+/**
+ * A string's form, for a field the contract marks REQUIRED: whether it is set
+ * is the contract's to say (render/validate.ts checks it), so a rule built on
+ * this ends `.optional()` and says only what a value must look like.
+ */
+export function text(): z.ZodString {
+  return z.string({ error: 'must be a string' });
+}
+
+/**
+ * A string field the request must carry although the contract does not mark it
+ * REQUIRED (a rule of the gateway's own); zod's own wording would speak of "undefined".
+ */
 export function requiredString(): z.ZodString {
   return z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
 }

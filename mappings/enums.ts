@@ -2,7 +2,7 @@
  * Enum renames between v1 and v2beta1 (api-surface.md §13 trap 2). Always by
  * name: CatalogTier is renumbered between the versions.
  */
-import { enumRename, prefixedEnum } from '../src/engine/mapping.ts';
+import { enumRename, prefixedEnum } from '../src/vocabulary/resource.ts';
 import { CAPABILITIES } from './capabilities.ts';
 
 /** v1 friendly names ("groups.list") ↔ v2 enum names ("CAP_IAM_GROUPS_LIST"). */

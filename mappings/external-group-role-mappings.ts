@@ -8,7 +8,7 @@
  * today be the organisation's root, checked before either mode writes.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 import { batchDeleteExternalGroupRoleMappings } from './methods/external-group-role-mappings.ts';
 
@@ -16,7 +16,6 @@ export default defineResource({
   name: 'externalGroupRoleMappings',
   resourceType: 'iam.chainguard.dev/ExternalGroupRoleMapping',
   service: 'iam',
-  collection: 'externalGroupRoleMappings',
   operations: ['list', 'get', 'create', 'delete'],
   v1: { collection: 'externalGroupRoleMappings', idParam: 'uidp.ids', idsParam: 'uidp.ids' },
   fields: {
@@ -38,8 +37,8 @@ export default defineResource({
     scope: requiredString().pipe(UIDP_TEXT),
   }),
   methods: { custom: { BatchDeleteExternalGroupRoleMappings: batchDeleteExternalGroupRoleMappings } },
+  references: { identityProviderUid: { kind: 'identityProviders', by: '@parent', pick: 'uid' } },
   native: {
     requires: { roleUid: 'roles' },
-    references: { identityProviderUid: { kind: 'identityProviders', by: '@parent', pick: 'uid' } },
   },
 });

@@ -9,15 +9,14 @@
  * No update in either version. Default order: newest first.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
-import { DURATION_TEXT, TIMESTAMP_ALIASES, UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { DURATION_TEXT, TIMESTAMP_ALIASES, UID, UIDP_FILTERS, UIDP_TEXT, text } from './common.ts';
 import { CAPABILITY } from './enums.ts';
 
 export default defineResource({
   name: 'groupInvites',
   resourceType: 'iam.chainguard.dev/GroupInvite',
   service: 'iam',
-  collection: 'groupInvites',
   operations: ['list', 'get', 'create', 'delete'],
   v1: { collection: 'group_invites', idParam: 'id', rereadAfterWrite: true, createAnswerOnly: ['code'] },
   fields: {
@@ -46,18 +45,18 @@ export default defineResource({
   },
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
-    roleUid: requiredString().pipe(UIDP_TEXT),
-    ttl: requiredString().pipe(DURATION_TEXT).refine((t) => Number.parseFloat(t) > 0, 'must be positive'),
+    roleUid: text().pipe(UIDP_TEXT).optional(),
+    ttl: text().pipe(DURATION_TEXT).refine((t) => Number.parseFloat(t) > 0, 'must be positive').optional(),
     email: z.string().email('must be an email address').or(z.literal('')).optional(),
     singleUse: z.boolean().optional(),
   }),
   delete: { idempotent: true },
+  // v2: "may be absent if the referenced role has been deleted".
+  references: {
+    role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description', capabilities: 'capabilities' } },
+  },
   native: {
     requires: { roleUid: 'roles' },
-    // v2: "may be absent if the referenced role has been deleted".
-    references: {
-      role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description', capabilities: 'capabilities' } },
-    },
     generated: {
       expirationTime: { kind: 'expiry', after: 'ttl' },
       keyId: { kind: 'random', bytes: 16, encoding: 'hex' },

@@ -5,8 +5,8 @@
  * of the v1 PUT body, so updates carry v1's value back.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
-import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { ORG_KIND, ORG_STATUS, v2Names } from './enums.ts';
 import { checkEligibility, lookupGroup, requestGroupAccess } from './methods/groups.ts';
 import { acceptTerms, listTermsAcceptances } from './methods/terms.ts';
@@ -17,7 +17,6 @@ export default defineResource({
   name: 'groups',
   resourceType: 'iam.chainguard.dev/Group',
   service: 'iam',
-  collection: 'groups',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'groups', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
@@ -33,9 +32,10 @@ export default defineResource({
   orderBy: ORDER_BY_NAME_AND_TIME,
   create: { parent: 'optional', parentKind: 'groups' },
   validate: z.object({
-    name: requiredString()
+    name: text()
       .regex(NAME_PATTERN, `must match the pattern ${NAME_PATTERN.source}`)
-      .max(63, 'must be at most 63 characters'),
+      .max(63, 'must be at most 63 characters')
+      .optional(),
     description: z.string().max(1000, 'must be at most 1000 characters').optional(),
     verified: z.boolean().optional(),
     kind: z.enum(v2Names(ORG_KIND)).optional(),
@@ -48,11 +48,9 @@ export default defineResource({
       AcceptTerms: acceptTerms, ListTermsAcceptances: listTermsAcceptances,
     },
   },
-  native: {
-    // v2: sub-groups inherit their organisation's kind and status; the organisation's own row holds them.
-    references: {
-      kind: { kind: 'groups', by: '@root', pick: 'kind' },
-      status: { kind: 'groups', by: '@root', pick: 'status' },
-    },
+  // v2: sub-groups inherit their organisation's kind and status; the organisation's own row holds them.
+  references: {
+    kind: { kind: 'groups', by: '@root', pick: 'kind' },
+    status: { kind: 'groups', by: '@root', pick: 'status' },
   },
 });

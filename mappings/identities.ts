@@ -1,22 +1,18 @@
 /**
  * Identity (api-surface.md §2). Renames: `static` → `staticKeys` (and its
  * `expiration` → `expirationTime`), `lastSeen` → `lastSeenTime`, the
- * ServicePrincipal enum gains a prefix. The relationship is a oneof: exactly
- * one of claimMatch, staticKeys, awsIdentity, servicePrincipal. v1 has no
+ * ServicePrincipal enum gains a prefix. The relationship is the contract's
+ * oneof, of which v1 needs exactly one member set. v1 has no
  * `name` filter, so the gateway applies it. `email`, `emailUnverified` and
  * `company` do not exist in v1. Static keys expire at most 365 days ahead in
  * v2 and 30 in v1 (api-surface.md §2): each mode refuses past its own limit,
  * naming the field and the limit.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
-import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { SERVICE_PRINCIPAL, v2Names } from './enums.ts';
 import { IDENTITY_METADATA_KIND, updateIdentityMetadata } from './methods/identity-metadata.ts';
-
-const RELATIONSHIPS = ['claimMatch', 'staticKeys', 'awsIdentity', 'servicePrincipal'] as const;
-
-const eitherOf = (a: string, b: string) => (value: Record<string, unknown>) => !!value[a] || !!value[b];
 
 const claimMatch = z.object({
   issuer: z.string().optional(),
@@ -27,9 +23,7 @@ const claimMatch = z.object({
   audiencePattern: z.string().optional(),
   claims: z.record(z.string(), z.string()).optional(),
   claimPatterns: z.record(z.string(), z.string()).optional(),
-})
-  .refine(eitherOf('issuer', 'issuerPattern'), { message: 'one of issuer or issuerPattern is required', path: ['issuer'] })
-  .refine(eitherOf('subject', 'subjectPattern'), { message: 'one of subject or subjectPattern is required', path: ['subject'] });
+});
 
 const DAY_MS = 86_400_000;
 
@@ -40,9 +34,9 @@ function expiresWithin(days: number, why: string) {
 }
 
 const staticKeys = z.object({
-  issuer: requiredString().min(1, 'is required'),
-  subject: requiredString().min(1, 'is required'),
-  issuerKeys: requiredString().min(1, 'is required'),
+  issuer: text().optional(),
+  subject: text().optional(),
+  issuerKeys: text().optional(),
   expirationTime: expiresWithin(365, "v2's limit for static keys"),
   audiences: z.array(z.string()).optional(),
 });
@@ -53,7 +47,7 @@ const V1_RULES = z.object({
 });
 
 const awsIdentity = z.object({
-  awsAccount: requiredString().regex(/^\d{12}$/, 'must be a 12-digit AWS account id'),
+  awsAccount: text().regex(/^\d{12}$/, 'must be a 12-digit AWS account id').optional(),
   arn: z.string().optional(),
   arnPattern: z.string().optional(),
   userId: z.string().optional(),
@@ -64,33 +58,14 @@ export default defineResource({
   name: 'identities',
   resourceType: 'iam.chainguard.dev/Identity',
   service: 'iam',
-  collection: 'identities',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'identities', idParam: 'id', idsParam: 'uidp.ids', validate: V1_RULES },
   fields: {
     uid: UID,
-    claimMatch: {
-      fields: {
-        issuer: { oneof: 'issuer' },
-        issuerPattern: { oneof: 'issuer' },
-        subject: { oneof: 'subject' },
-        subjectPattern: { oneof: 'subject' },
-        audience: { oneof: 'audience' },
-        audiencePattern: { oneof: 'audience' },
-      },
-    },
     staticKeys: {
       v1: 'static',
       fields: {
         expirationTime: { v1: 'expiration' },
-      },
-    },
-    awsIdentity: {
-      fields: {
-        arn: { oneof: 'arn' },
-        arnPattern: { oneof: 'arn' },
-        userId: { oneof: 'userId' },
-        userIdPattern: { oneof: 'userId' },
       },
     },
     servicePrincipal: { enum: SERVICE_PRINCIPAL },
@@ -112,17 +87,16 @@ export default defineResource({
     custom: { UpdateIdentityMetadata: updateIdentityMetadata },
   },
   validate: z.object({
-    name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),
+    name: text().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters').optional(),
     description: z.string().optional(),
     claimMatch: claimMatch.optional(),
     staticKeys: staticKeys.optional(),
     awsIdentity: awsIdentity.optional(),
     servicePrincipal: z.enum(v2Names(SERVICE_PRINCIPAL)).optional(),
     company: z.string().optional(),
-  }).refine(
-    (value) => RELATIONSHIPS.filter((r) => value[r] !== undefined && value[r] !== null).length === 1,
-    { message: `exactly one of ${RELATIONSHIPS.join(', ')} must be set`, path: ['claimMatch'] },
-  ),
+  }),
+  // v1 takes an identity only with its relationship, and a claim match only with an issuer and a subject to match.
+  requiredOneofs: ['relationship', 'claimMatch.iss', 'claimMatch.sub'],
   native: {
     // v1 sets lastSeen on create; v2 calls it "set on create".
     generated: { lastSeenTime: { kind: 'now' } },

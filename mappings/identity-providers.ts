@@ -7,8 +7,9 @@
  * required only in v2.
  */
 import { z } from 'zod';
-import { enumRename, defineResource } from '../src/engine/mapping.ts';
-import { KEPT_TIMESTAMPS, ORDER_BY_NAME_AND_TIME, UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
+import { enumRename } from '../src/vocabulary/resource.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { KEPT_TIMESTAMPS, ORDER_BY_NAME_AND_TIME, UID, UIDP_FILTERS, UIDP_TEXT, text } from './common.ts';
 import { v2Names } from './enums.ts';
 import { generateScimToken, regenerateScimToken, revokeScimToken, SCIM_KIND, scimBlock, setScimEnabled } from './methods/scim.ts';
 
@@ -26,7 +27,6 @@ export default defineResource({
   name: 'identityProviders',
   resourceType: 'iam.chainguard.dev/IdentityProvider',
   service: 'iam',
-  collection: 'identityProviders',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'identityProviders', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
@@ -53,12 +53,12 @@ export default defineResource({
   orderBy: ORDER_BY_NAME_AND_TIME,
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
-    name: requiredString().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters'),
+    name: text().min(3, 'must be 3 to 63 characters').max(63, 'must be 3 to 63 characters').optional(),
     description: z.string().optional(),
-    defaultRole: requiredString().pipe(UIDP_TEXT),
+    defaultRole: text().pipe(UIDP_TEXT).optional(),
     oidc: z.object({
-      issuer: requiredString().url('must be a URL'),
-      clientId: requiredString().min(1, 'is required'),
+      issuer: text().url('must be a URL').optional(),
+      clientId: text().optional(),
       clientSecret: z.string().optional(),
       additionalScopes: z.array(z.string()).optional(),
       groupsClaim: z.string().optional(),

@@ -1,5 +1,5 @@
 /** Every resource the gateway serves. Adding a resource: a mapping file here, plus emulator support. */
-import type { ResourceMapping } from '../src/engine/mapping.ts';
+import type { ResourceMapping } from '../src/vocabulary/resource.ts';
 import accountAssociations from './account-associations.ts';
 import advisories from './advisories.ts';
 import externalGroupRoleMappings from './external-group-role-mappings.ts';

@@ -7,7 +7,7 @@
  * name, tags), so it is a custom method (methods/overlay-bindings.ts); reads
  * show the overlay expanded as it is now. No update: delete and create again.
  */
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { UIDP_FILTERS } from './common.ts';
 import { createOverlayBinding } from './methods/overlay-bindings.ts';
 import { OVERLAYS_NATIVE_ONLY } from './overlays.ts';
@@ -16,7 +16,6 @@ export default defineResource({
   name: 'overlayBindings',
   resourceType: 'registry.chainguard.dev/OverlayBinding',
   service: 'registry',
-  collection: 'overlayBindings',
   operations: ['list', 'get', 'delete'],
   nativeOnly: OVERLAYS_NATIVE_ONLY,
   // Never called (the store keeps overlay bindings); names the resource for the write lock.
@@ -28,8 +27,6 @@ export default defineResource({
   },
   orderBy: { fields: ['uid'], default: 'uid asc' },
   methods: { custom: { CreateOverlayBinding: createOverlayBinding } },
-  native: {
-    // The stored document keeps only the overlay's uid; its name and config are read when shown.
-    references: { overlay: { kind: 'overlays', by: 'overlay.uid', pick: { uid: 'uid', name: 'name', config: 'config' } } },
-  },
+  // The stored document keeps only the overlay's uid; its name and config are read when shown.
+  references: { overlay: { kind: 'overlays', by: 'overlay.uid', pick: { uid: 'uid', name: 'name', config: 'config' } } },
 });

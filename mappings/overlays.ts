@@ -8,8 +8,8 @@
  * repo cannot be deleted (FAILED_PRECONDITION).
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
-import { UIDP_FILTERS, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { UIDP_FILTERS, text } from './common.ts';
 
 export const OVERLAYS_NATIVE_ONLY = 'v1 has no overlays: the store keeps them, in both modes';
 
@@ -18,13 +18,12 @@ const packagesOnly = z.strictObject({
   contents: z.strictObject({
     packages: z.array(z.string().min(1, 'must not be empty')).min(1, 'needs at least one package'),
   }, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'only contents.packages may be set' : 'is required: contents.packages') }),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'only contents.packages may be set' : 'is required') });
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'only contents.packages may be set' : 'must be an object') });
 
 export default defineResource({
   name: 'overlays',
   resourceType: 'registry.chainguard.dev/Overlay',
   service: 'registry',
-  collection: 'overlays',
   operations: ['list', 'get', 'create', 'delete'],
   nativeOnly: OVERLAYS_NATIVE_ONLY,
   // Never called (the store keeps overlays); names the resource for the write lock.
@@ -37,8 +36,8 @@ export default defineResource({
   orderBy: { fields: ['uid', 'name'], default: 'uid asc' },
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
-    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
-    config: packagesOnly,
+    name: text().max(256, 'must be at most 256 characters').optional(),
+    config: packagesOnly.nullish(),
   }),
   native: {
     uniqueWithinParent: { field: 'name', onCreate: 'refuse' },

@@ -12,13 +12,12 @@
  * mode verifies none), so that rule is v1's or the deployment's to enforce.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 
 export default defineResource({
   name: 'repoReadmes',
   resourceType: 'registry.chainguard.dev/RepoReadme',
   service: 'registry',
-  collection: 'repos',
   operations: ['get', 'update'],
   v1: { collection: 'repos', idParam: 'id' },
   fields: {

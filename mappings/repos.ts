@@ -16,8 +16,8 @@
  */
 import { z } from 'zod';
 import { getArchitectures, getSize, IMAGE_MANIFESTS_KIND } from './methods/images.ts';
-import { defineResource } from '../src/engine/mapping.ts';
-import { TIMESTAMP_ALIASES, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { TIMESTAMP_ALIASES, UID, UIDP_FILTERS, text } from './common.ts';
 import { CATALOG_TIER, v2Names } from './enums.ts';
 
 /** A map whose keys may not start with any of `prefixes` (reserved for the service). */
@@ -28,8 +28,8 @@ const mapWithout = (prefixes: readonly string[]) => z.record(z.string(), z.strin
   }
 });
 
-const named = (field: string) => z.object({ [field]: requiredString().min(1, 'is required') });
-const entry = z.object({ name: requiredString().min(1, 'is required'), content: requiredString().min(1, 'is required') });
+const named = (field: string) => z.object({ [field]: text().optional() });
+const entry = z.object({ name: text().optional(), content: text().optional() });
 /** Sync settings the service sets (api-surface.md §8); the rest of the overlay and sync config is the client's. */
 const SYNCED = { lockedWhileSet: 'sync_config' } as const;
 
@@ -37,7 +37,6 @@ export default defineResource({
   name: 'repos',
   resourceType: 'registry.chainguard.dev/Repo',
   service: 'registry',
-  collection: 'repos',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'repos', idParam: 'id', idsParam: 'uidp.ids', createQuery: { preventExisting: 'true' } },
   fields: {
@@ -81,10 +80,10 @@ export default defineResource({
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     // No length is stated for this name; 256 keeps the store's name index row within PostgreSQL's limit.
-    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
+    name: text().max(256, 'must be at most 256 characters').optional(),
     description: z.string().optional(),
     catalogTier: z.enum(v2Names(CATALOG_TIER), { error: 'must be a CatalogTier name such as CATALOG_TIER_BASE' }).optional(),
-    sync_config: z.object({ source: requiredString().min(1, 'is required') }).nullable().optional(),
+    sync_config: z.object({ source: text().optional() }).nullable().optional(),
     customOverlay: z.object({
       contents: z.object({ runtimeKeyring: z.array(entry).optional() }).nullable().optional(),
       environment: mapWithout(['CHAINGUARD_']).optional(),

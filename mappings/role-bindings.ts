@@ -3,21 +3,20 @@
  * and answer a flat `{id, identity, role, group}`; v1 list rows carry the full
  * group and role plus the identity's claim and email; v2 answers with hydrated
  * `identity`, `group` and `role` objects. The identity's name and description
- * are on no v1 row, so they are looked up. Writes answer in the flat shape,
+ * are on no v1 row, so they are filled from the identity, as native mode fills
+ * the whole reference (`references`). Writes answer in the flat shape,
  * hence the read-back. Delete is idempotent (AIP-135).
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
 import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 
-const identityLookup = (pick: string) => ({ lookup: { resource: 'identities', by: 'identity', pick } });
 const summary = { uid: { v1: 'id' } };
 
 export default defineResource({
   name: 'roleBindings',
   resourceType: 'iam.chainguard.dev/RoleBinding',
   service: 'iam',
-  collection: 'roleBindings',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: {
     collection: 'rolebindings',
@@ -32,8 +31,9 @@ export default defineResource({
       v1: '.',
       fields: {
         uid: { v1: 'identity' },
-        name: identityLookup('name'),
-        description: identityLookup('description'),
+        // On no v1 row: filled from the identity (`references.identity`).
+        name: { v1: null },
+        description: { v1: null },
         subject: { v1: 'claimMatchSubject' },
         issuer: { v1: 'claimMatchIssuer' },
       },
@@ -62,17 +62,17 @@ export default defineResource({
     batchCreate: { rpc: 'BatchCreateRoleBindings', max: 25, inherit: 'roleUid', v1Collection: 'rolebindings/batch' },
   },
   delete: { idempotent: true },
+  // Hydrated at read time, so a renamed identity, group or role shows its new name.
+  references: {
+    identity: {
+      kind: 'identities',
+      by: 'identityUid',
+      pick: { uid: 'uid', name: 'name', description: 'description', subject: 'claimMatch.subject', issuer: 'claimMatch.issuer', email: 'email' },
+    },
+    group: { kind: 'groups', by: '@parent', pick: { uid: 'uid', name: 'name', description: 'description' } },
+    role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description' } },
+  },
   native: {
     requires: { identityUid: 'identities', roleUid: 'roles' },
-    // Hydrated at read time, so a renamed identity, group or role shows its new name.
-    references: {
-      identity: {
-        kind: 'identities',
-        by: 'identityUid',
-        pick: { uid: 'uid', name: 'name', description: 'description', subject: 'claimMatch.subject', issuer: 'claimMatch.issuer', email: 'email' },
-      },
-      group: { kind: 'groups', by: '@parent', pick: { uid: 'uid', name: 'name', description: 'description' } },
-      role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description' } },
-    },
   },
 });

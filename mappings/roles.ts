@@ -4,8 +4,8 @@
  * Built-in roles live at the root with flat uids.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
-import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { CAPABILITY, v2Names } from './enums.ts';
 import { BUILTIN_ROLES } from './builtin-roles.ts';
 import { deterministicRootUid } from '../src/uidp.ts';
@@ -14,7 +14,6 @@ export default defineResource({
   name: 'roles',
   resourceType: 'iam.chainguard.dev/Role',
   service: 'iam',
-  collection: 'roles',
   operations: ['list', 'get', 'create', 'update', 'delete'],
   v1: { collection: 'roles', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
@@ -30,7 +29,7 @@ export default defineResource({
   create: { parent: 'required', parentKind: 'groups' },
   validate: z.object({
     // No length is stated for this name; 256 keeps the store's name index row within PostgreSQL's limit.
-    name: requiredString().min(1, 'is required').max(256, 'must be at most 256 characters'),
+    name: text().max(256, 'must be at most 256 characters').optional(),
     description: z.string().optional(),
     capabilities: z.array(z.enum(v2Names(CAPABILITY), { error: 'must be capability enum names such as CAP_IAM_GROUPS_LIST' }), { error: 'is required' })
       .min(1, 'must hold at least one capability'),

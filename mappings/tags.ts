@@ -8,8 +8,8 @@
  * `exclude*` to v1, true unless the client asked to include.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/engine/mapping.ts';
-import { UID, UIDP_FILTERS, requiredString } from './common.ts';
+import { defineResource } from '../src/vocabulary/define.ts';
+import { UID, UIDP_FILTERS, text } from './common.ts';
 
 // The OCI distribution spec's tag and digest grammars.
 /** The OCI distribution spec's tag grammar (overlay bindings select tags by it too). */
@@ -20,7 +20,6 @@ export default defineResource({
   name: 'tags',
   resourceType: 'registry.chainguard.dev/Tag',
   service: 'registry',
-  collection: 'tags',
   operations: ['list', 'get', 'create', 'delete'],
   v1: { collection: 'tags', idParam: 'id', idsParam: 'uidp.ids' },
   fields: {
@@ -39,8 +38,8 @@ export default defineResource({
   orderBy: { fields: ['uid', 'name', 'updateTime'], aliases: { updated_at: 'updateTime', last_updated: 'updateTime' }, default: 'uid asc' },
   create: { parent: 'required', parentKind: 'repos' },
   validate: z.object({
-    name: requiredString().regex(OCI_TAG, 'must be an OCI tag: up to 128 of [A-Za-z0-9_.-], not starting with . or -'),
-    digest: requiredString().regex(OCI_DIGEST, 'must be an OCI digest such as sha256:<hex>'),
+    name: text().regex(OCI_TAG, 'must be an OCI tag: up to 128 of [A-Za-z0-9_.-], not starting with . or -').optional(),
+    digest: text().regex(OCI_DIGEST, 'must be an OCI digest such as sha256:<hex>').optional(),
     bundles: z.array(z.string()).optional(),
     deprecated: z.boolean().optional(),
   }),

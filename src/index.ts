@@ -14,7 +14,8 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { MAPPINGS } from '../mappings/index.ts';
 import { MappingRegistry } from './engine/registry.ts';
-import { renderV2, type Json } from './engine/shape.ts';
+import { renderV2 } from './engine/v1-row.ts';
+import type { Json } from './vocabulary/json.ts';
 import type { Config } from './config.ts';
 import type { NativeBackend } from './native/native-backend.ts';
 import type { ContextInput, RequestContext } from './operation/context.ts';
@@ -66,7 +67,7 @@ export async function bufferedLog(file: string): Promise<DestinationStream> {
 // ---------------------------------------------------------------- the contract and the resources
 
 export { apiServices, contract } from './contract/registry.ts';
-export type { Json } from './engine/shape.ts';
+export type { Json } from './vocabulary/json.ts';
 export type { MappingRegistry } from './engine/registry.ts';
 
 /** Every resource's mapping, as the gateway serves them. */

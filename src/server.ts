@@ -8,6 +8,8 @@ import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
 import { ConfigError, storeLocation, tlsFiles, type Config } from './config.ts';
 import type { BackendPort } from './engine/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
+import type { RequestContext } from './operation/context.ts';
+import type { Runner } from './policy/guard.ts';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { bindContract, forMode, unservedMethods } from './contract/bindings.ts';
 import { apiServices, contract } from './contract/registry.ts';
@@ -74,7 +76,8 @@ export type GatewayConfig = Config & { v1Url?: string | undefined };
 
 /** What serves the v2 routes, and how to tell it is ready. */
 interface Serving {
-  backend: BackendPort;
+  /** The runner of the v2 operations, given how to make one over a backend port. */
+  runner(over: (backend: BackendPort) => OperationRunner): Runner;
   /** Why the backend cannot serve now, or undefined when it can. */
   unreadyBecause: () => Promise<string | undefined>;
   close: () => Promise<void>;
@@ -117,7 +120,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     await tracing.shutdown().catch(() => {});
     throw error;
   }
-  const runner = new OperationRunner(serving.backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
+  const runner = serving.runner((backend) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls)));
   // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
   const lines = accessLines(accessLog);
@@ -244,7 +247,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     const { NativeBackend } = await import('./native/native-backend.ts');
     const native = new NativeBackend({ store, registry });
     await native.seed();
-    return { backend: native, unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
+    return { runner: (over) => over(native), unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
   const [{ V1Client }, { HydrationCache }, { WalkCache }, { ListScanMemo }, { V1Backend }] = await Promise.all([
@@ -272,27 +275,31 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     times: store.timestamps,
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
-  // What v1 has no equivalent of lives in the store, served by the code native mode runs, loaded when first asked for.
-  const { TwoSystemsBackend } = await import('./engine/two-systems-backend.ts');
-  const keptByV1 = (kind: string) => registry.all().some((mapping) => mapping.name === kind && TwoSystemsBackend.keptByV1(mapping));
-  let storeSide: Promise<BackendPort> | undefined;
-  const loadStoreSide = async (): Promise<BackendPort> => {
-    const { NativeBackend } = await import('./native/native-backend.ts');
-    const native = new NativeBackend({ store, registry, foreign: { keeps: keptByV1, get: (kind, uid, ctx) => v1Backend.get(registry.get(kind), uid, ctx) } });
-    await native.seed();
-    return native;
+  // What v1 has no equivalent of lives in the store, served by the runner native mode uses, made when first asked for.
+  const { TwoSystems, keptByV1 } = await import('./operation/two-systems.ts');
+  const inV1 = (kind: string) => registry.all().some((mapping) => mapping.name === kind && keptByV1(mapping));
+  const runner = (over: (backend: BackendPort) => OperationRunner): Runner => {
+    const v1Runner = over(v1Backend);
+    const storeRunner = async (): Promise<Runner> => {
+      const { NativeBackend } = await import('./native/native-backend.ts');
+      const foreign = { keeps: inV1, get: (kind: string, uid: string, ctx: RequestContext) => v1Runner.execute({ kind: 'get', mapping: registry.get(kind), uid }, ctx) };
+      const native = new NativeBackend({ store, registry, foreign });
+      await native.seed();
+      return over(native);
+    };
+    let storeSide: Promise<Runner> | undefined;
+    return new TwoSystems({
+      v1: v1Runner,
+      // A failed start is not kept: the next call tries again.
+      store: () => (storeSide ??= storeRunner().catch((error: unknown) => {
+        storeSide = undefined;
+        throw error;
+      })),
+      rows: store,
+      registry,
+    });
   };
-  const backend = new TwoSystemsBackend({
-    v1: v1Backend,
-    // A failed load is not kept: the next call tries again.
-    storeSide: () => (storeSide ??= loadStoreSide().catch((error: unknown) => {
-      storeSide = undefined;
-      throw error;
-    })),
-    store,
-    registry,
-  });
-  return { backend, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
+  return { runner, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
 }
 
 /** The workload identity the sidecar assumes (--identity), loaded only when one is configured. */

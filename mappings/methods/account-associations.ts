@@ -7,7 +7,7 @@
  * saying whether the provider is configured at all and that it was not checked.
  */
 import { invalidField } from '../../src/aip/errors.ts';
-import type { CustomMethod } from '../../src/engine/custom-method.ts';
+import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { uidpPath } from '../../src/uidp.ts';
 import { v1String } from '../../src/v1/answer-fields.ts';
 import { unreadable } from '../../src/v1/errors.ts';

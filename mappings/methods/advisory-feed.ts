@@ -23,9 +23,10 @@
 import { invalidField } from '../../src/aip/errors.ts';
 import { contractFields, withContract } from '../../src/contract/fields.ts';
 import { contract } from '../../src/contract/registry.ts';
-import type { CustomMethod } from '../../src/engine/custom-method.ts';
-import { enumRename, prefixedEnum, type FieldSpec } from '../../src/engine/mapping.ts';
-import { renderV2, type Json } from '../../src/engine/shape.ts';
+import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
+import { enumRename, prefixedEnum, type FieldSpec } from '../../src/vocabulary/resource.ts';
+import { renderV2 } from '../../src/engine/v1-row.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import type { StoreFilter } from '../../src/store/types.ts';
 import { v1Int64, v1ListRows, v1String } from '../../src/v1/answer-fields.ts';
 import { allRows, type CopiedFromV1 } from './store-rows.ts';

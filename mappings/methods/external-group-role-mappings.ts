@@ -6,8 +6,8 @@
  * it is `:batchDelete` with v1's names (`parentId`, `ids`, `items`).
  */
 import { invalidField } from '../../src/aip/errors.ts';
-import type { CustomMethod } from '../../src/engine/custom-method.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { isChildOf, isUidp } from '../../src/uidp.ts';
 import { v1ListRows } from '../../src/v1/answer-fields.ts';
 

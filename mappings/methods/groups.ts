@@ -12,7 +12,7 @@
  * caller — NOT_FOUND, NOT_FOUND and `eligible: false`.
  */
 import { notFound } from '../../src/aip/errors.ts';
-import type { CustomMethod } from '../../src/engine/custom-method.ts';
+import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { isUidp } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';
 import { v1Bool, v1Member } from '../../src/v1/answer-fields.ts';

@@ -15,9 +15,10 @@
  */
 import { contract } from '../../src/contract/registry.ts';
 import { contractFields } from '../../src/contract/fields.ts';
-import type { CustomMethod } from '../../src/engine/custom-method.ts';
-import { isObject, readUpdate, type Json } from '../../src/engine/shape.ts';
-import { applyUpdate } from '../../src/native/update.ts';
+import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
+import { isObject, type Json } from '../../src/vocabulary/json.ts';
+import { readUpdate } from '../../src/render/request-body.ts';
+import { mergeUpdate } from '../../src/render/merge.ts';
 import { claimString } from '../../src/policy/unverified-claims.ts';
 import { unauthenticated } from '../../src/aip/errors.ts';
 
@@ -39,7 +40,7 @@ export const updateIdentityMetadata: CustomMethod = {
     const stored = await access.store.transaction(async (tx) => {
       const now = access.now();
       const current = await tx.resources.getForUpdate(IDENTITY_METADATA_KIND, uid);
-      const next = applyUpdate(FIELDS, current?.body ?? {}, value, paths.filter((path) => path !== NOT_KEPT));
+      const next = mergeUpdate(FIELDS, current?.body ?? {}, value, paths.filter((path) => path !== NOT_KEPT)).document;
       if (current) await tx.resources.replace(IDENTITY_METADATA_KIND, uid, next, now);
       else await tx.resources.insert({ kind: IDENTITY_METADATA_KIND, uid, parent: '', body: next, createTime: now, updateTime: now });
       return next;

@@ -13,8 +13,8 @@
 import { ApiError, notFound } from '../../src/aip/errors.ts';
 import { Code } from '../../src/rpc-status.ts';
 import { allRows, type V1Copy } from './store-rows.ts';
-import type { CustomMethod, NativeAccess } from '../../src/engine/custom-method.ts';
-import { isObject, type Json } from '../../src/engine/shape.ts';
+import type { CustomMethod, NativeAccess } from '../../src/vocabulary/custom-method.ts';
+import { isObject, type Json } from '../../src/vocabulary/json.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';

@@ -7,7 +7,7 @@
  * overlay cannot be deleted under a binding being made to it.
  */
 import { invalidArgument, invalidField, notFound } from '../../src/aip/errors.ts';
-import type { CustomMethod } from '../../src/engine/custom-method.ts';
+import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import type { ResourceStore, StoredResource } from '../../src/store/types.ts';
 import { isUidp, newChildUid } from '../../src/uidp.ts';
 import { OCI_TAG } from '../tags.ts';

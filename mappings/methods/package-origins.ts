@@ -12,7 +12,7 @@
  * each artifact name among the advisories, v1's advisories for it as origin,
  * handed to originRows. A package no row names is its own origin.
  */
-import type { Json } from '../../src/engine/shape.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { allRows, type V1Copy } from './store-rows.ts';
 

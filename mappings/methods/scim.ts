@@ -20,10 +20,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError, failedPrecondition, invalidField, notFound } from '../../src/aip/errors.ts';
 import { toMillisTimestamp } from '../../src/aip/time.ts';
-import type { CustomMethod, NativeAccess, V1Access } from '../../src/engine/custom-method.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { CustomMethod, NativeAccess, V1Access } from '../../src/vocabulary/custom-method.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { Code } from '../../src/rpc-status.ts';
-import type { DerivedRead } from '../../src/native/spec.ts';
+import type { DerivedRead } from '../../src/vocabulary/native.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, parentOf } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';

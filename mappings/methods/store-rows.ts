@@ -4,7 +4,7 @@
  * page), and the shape of a kind that native mode holds only because the
  * import copied it from v1 (v1's public feed, image manifests).
  */
-import type { Json } from '../../src/engine/shape.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import type { Store, StoreFilter, StoredResource } from '../../src/store/types.ts';
 
 /** Rows per store read. */

@@ -10,8 +10,8 @@
  */
 import { invalidField } from '../../src/aip/errors.ts';
 import { toMillisTimestamp } from '../../src/aip/time.ts';
-import type { CustomMethod, NativeAccess } from '../../src/engine/custom-method.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { CustomMethod, NativeAccess } from '../../src/vocabulary/custom-method.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import type { StoredResource } from '../../src/store/types.ts';
 import { isUidp, newChildUid, selfAndAncestors } from '../../src/uidp.ts';
 import { uidpPath } from '../../src/uidp.ts';

@@ -7,7 +7,7 @@ import { fromBinary, fromJson, toJson, type DescMessage, type DescMethod, type D
 import { ConnectError, type Transport } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { contract } from '../contract/registry.ts';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
 import type { Outcome } from './outcome.ts';
 

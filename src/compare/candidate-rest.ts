@@ -8,7 +8,7 @@ import type { DescMethod } from '@bufbuild/protobuf';
 import { Pool } from 'undici';
 import { jsonPath } from '../contract/bindings.ts';
 import { httpRule, type HttpRuleView } from '../contract/registry.ts';
-import { isObject, type Json } from '../engine/shape.ts';
+import { isObject, type Json } from '../vocabulary/json.ts';
 import { safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
 import { errorOutcome, type Outcome } from './outcome.ts';
 

@@ -5,7 +5,7 @@
  * The two clients live in files of their own (open-candidate.ts picks one).
  */
 import type { DescMethod } from '@bufbuild/protobuf';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
 import type { Outcome } from './outcome.ts';
 

@@ -4,7 +4,7 @@
  * to replay. Written through one stream, in the background.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { redact } from './redact.ts';
 
 export interface CapturedCall {

@@ -7,7 +7,7 @@
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import type { FieldDifference } from './classes.ts';
 import { worstClass } from './classes.ts';
 import { compareOutcomes } from './compare-outcomes.ts';

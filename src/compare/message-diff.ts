@@ -11,7 +11,7 @@
  */
 import { fromJson, toJson, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { fieldBehaviors } from '../contract/registry.ts';
-import { isObject, type Json } from '../engine/shape.ts';
+import { isObject, type Json } from '../vocabulary/json.ts';
 import type { DiffClass, FieldDifference } from './classes.ts';
 
 export interface DiffOptions {

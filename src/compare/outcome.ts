@@ -4,7 +4,7 @@
  * (code, ErrorInfo reason, the detail types), or no answer at all (the target
  * was unreachable, too slow, or answered something that is not the contract).
  */
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 
 export type Outcome =
   | { readonly kind: 'answer'; readonly message: Json }

@@ -4,7 +4,7 @@
  * the code's name, then the error's own details).
  */
 import { ApiError } from '../aip/errors.ts';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { Code, codeName } from '../rpc-status.ts';
 import { UNANSWERED } from './candidate.ts';
 import { detailTypeName, type Outcome } from './outcome.ts';

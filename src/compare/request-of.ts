@@ -7,9 +7,9 @@
 import type { DescMethod } from '@bufbuild/protobuf';
 import { jsonPath, type Binding } from '../contract/bindings.ts';
 import { requestFromRest } from '../contract/request-message.ts';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import type { Operation } from '../operation/operation.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 
 /** Finds the binding an operation was made from: by its method for a custom one, else by mapping and kind. */
 export class BindingIndex {

@@ -8,7 +8,7 @@
  * Connect calls are all seen, as the same request message.
  */
 import type { Binding } from '../contract/bindings.ts';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { requestContext, finish, type RequestContext } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
 import type { Candidate } from './candidate.ts';

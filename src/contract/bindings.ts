@@ -6,9 +6,9 @@
  * transport needs to turn a request into an operation is here, once.
  */
 import type { DescField, DescMessage, DescMethod, DescService } from '@bufbuild/protobuf';
-import { servesIn, type CustomMethod, type Mode } from '../engine/custom-method.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
-import type { OperationKind } from '../operation/operation.ts';
+import { servesIn, type CustomMethod, type Mode } from '../vocabulary/custom-method.ts';
+import { resourceMessageName, type ResourceMapping } from '../vocabulary/resource.ts';
+import type { OperationKind } from '../vocabulary/resource.ts';
 import { httpRule, type HttpRuleView } from './registry.ts';
 
 export interface Binding {
@@ -26,11 +26,6 @@ export interface Binding {
 }
 
 const STANDARD: readonly OperationKind[] = ['get', 'create', 'update', 'delete'];
-
-/** The proto message a mapping's resource is: its AIP type's last segment, in its service's v2beta1 package. */
-export function resourceMessageName(mapping: ResourceMapping): string {
-  return `chainguard.platform.${mapping.service}.v2beta1.${mapping.resourceType.split('/').pop()}`;
-}
 
 function kindOf(method: DescMethod, mapping: ResourceMapping): OperationKind | undefined {
   const resource = resourceMessageName(mapping);

@@ -1,13 +1,13 @@
 /**
  * A resource's v2 shape as the contract declares it, in the field-spec
  * vocabulary the engine reads: key (JSON name), type, repeated, oneof,
- * proto3 `optional`, and the field behaviours OUTPUT_ONLY, INPUT_ONLY and
- * IMMUTABLE. A mapping then only adds what v1 differs in and the gateway's own
- * rules (v1 names, enum renames, secrets, kept times, lookups): `withContract`
- * lays those over the contract's fields.
+ * proto3 `optional`, and the field behaviours OUTPUT_ONLY, INPUT_ONLY,
+ * IMMUTABLE and REQUIRED. A mapping then only adds what v1 differs in and
+ * the gateway's own rules (v1 names, enum renames, secrets, kept times):
+ * `withContract` lays those over the contract's fields.
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
-import type { FieldSpec, FieldType } from '../engine/mapping.ts';
+import type { FieldSpec, FieldType } from '../vocabulary/resource.ts';
 import { fieldBehaviors } from './registry.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
@@ -60,6 +60,7 @@ function contractSpec(field: DescField, seen: ReadonlySet<string>): FieldSpec {
   if (behaviors.includes('OUTPUT_ONLY')) spec.outputOnly = true;
   if (behaviors.includes('INPUT_ONLY')) spec.inputOnly = true;
   if (behaviors.includes('IMMUTABLE')) spec.immutable = true;
+  if (behaviors.includes('REQUIRED')) spec.required = true;
   return spec;
 }
 

@@ -10,7 +10,7 @@
 import { fromJson, toJson, ScalarType, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { invalidField, internal } from '../aip/errors.ts';
 import type { RawQuery } from '../aip/list-request.ts';
-import { isObject, type Json } from '../engine/shape.ts';
+import { isObject, type Json } from '../vocabulary/json.ts';
 import { jsonPath } from './bindings.ts';
 import { fieldBehaviors } from './registry.ts';
 

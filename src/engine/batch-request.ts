@@ -6,8 +6,8 @@
  */
 import { invalidField } from '../aip/errors.ts';
 import { camelToSnake } from '../aip/names.ts';
-import type { ResourceMapping } from './mapping.ts';
-import { isObject, type Json } from './shape.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { isObject, type Json } from '../vocabulary/json.ts';
 
 export interface BatchRequest {
   parent: string;

@@ -1,6 +1,6 @@
 /**
  * A field table's v1 → v2 renderer as one function generated for that table,
- * from a plan of its fields (shape.ts makes the plans; what each field renders
+ * from a plan of its fields (v1-row.ts makes the plans; what each field renders
  * is decided there, once per table).
  *
  * Why generated: renderV2 worked every field out of its spec on every row (its
@@ -13,11 +13,11 @@
  *
  * Member names are put in the code as JSON string literals, and the plans come
  * from the mappings, never from a request. A field that is not a plain top-level
- * member of a scalar kind (a message, a list, a lookup, a dotted or whole-row
+ * member of a scalar kind (a message, a list, a dotted or whole-row
  * source) is rendered by the function its plan carries.
  */
 import { toMillisTimestamp } from '../aip/time.ts';
-import type { Json, LookupResolver } from './shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 
 /** How one v2 field is rendered from a v1 row. */
 export type FieldPlan =
@@ -38,10 +38,10 @@ export type FieldPlan =
       readonly kind: 'rendered';
       readonly key: string;
       /** The field's value, or undefined to leave it out. */
-      readonly render: (v1: Json, resolve?: LookupResolver) => unknown;
+      readonly render: (v1: Json) => unknown;
     };
 
-export type TableRenderer = (v1: Json, resolve?: LookupResolver) => Json;
+export type TableRenderer = (v1: Json) => Json;
 
 const EMPTY: Json = Object.freeze({}) as Json;
 
@@ -62,7 +62,7 @@ function valueExpression(plan: Extract<FieldPlan, { kind: 'member' }>, names: st
 /** The statements rendering one field into `out`. */
 function fieldCode(plan: FieldPlan, at: number): string {
   const key = JSON.stringify(plan.key);
-  if (plan.kind === 'rendered') return `value = helpers[${at}](v1, resolve);\nif (value !== undefined) out[${key}] = value;`;
+  if (plan.kind === 'rendered') return `value = helpers[${at}](v1);\nif (value !== undefined) out[${key}] = value;`;
   const source = JSON.stringify(plan.source);
   const zero = plan.type === 'map' ? '{}' : JSON.stringify(plan.zero);
   const read = `raw = hasOwn(row, ${source}) ? row[${source}] : undefined;`;
@@ -76,7 +76,7 @@ export function compileRenderer(plans: readonly FieldPlan[], name = 'table'): Ta
   const helpers = plans.map((plan) => (plan.kind === 'rendered' ? plan.render : plan.names));
   const body = [
     "'use strict';",
-    `return function render(v1, resolve) {`,
+    `return function render(v1) {`,
     // Members are read off an object; a field rendered by its own function is given v1 as it came.
     "const row = typeof v1 === 'object' && v1 !== null && !Array.isArray(v1) ? v1 : EMPTY;",
     'const out = {};',

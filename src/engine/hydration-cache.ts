@@ -9,7 +9,7 @@
  */
 import type { LRUCache } from 'lru-cache';
 import { growingLru } from './growing-lru.ts';
-import type { Json } from './shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 
 /** A row v1 said does not exist, cached like a found one so misses cost no repeated calls. */
 const MISSING = Symbol('missing');

@@ -7,8 +7,8 @@
  */
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import { TimesCache } from './times-cache.ts';
-import type { FieldSpec, ResourceMapping } from './mapping.ts';
-import { getPath, type Json } from './shape.ts';
+import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
 
 /** How often, at most, an unfiltered list may sweep a kind's records of vanished resources. */
 const SWEEP_INTERVAL_MS = 60_000;

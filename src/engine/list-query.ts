@@ -12,8 +12,8 @@ import { formatOrderBy, parseOrderBy, type OrderKey } from '../aip/order-by.ts';
 import { queryFingerprint, type PageCursor, type PageTokenCodec } from '../aip/page-token.ts';
 import { isChildOf, isDescendantOf, isInRoot, isUidp } from '../uidp.ts';
 import { toMillisTimestamp } from '../aip/time.ts';
-import type { FilterSpec, ResourceMapping } from './mapping.ts';
-import { getPath, type Json } from './shape.ts';
+import type { FilterSpec, ResourceMapping } from '../vocabulary/resource.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
 import type { ReadField } from '../aip/list-window.ts';
 import type { QueryValue } from '../v1/query-string.ts';
 

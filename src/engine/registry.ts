@@ -1,5 +1,5 @@
 /** The set of resource mappings the gateway serves, by name. */
-import type { ResourceMapping } from './mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 
 export class MappingRegistry {
   readonly #byName = new Map<string, ResourceMapping>();
@@ -24,13 +24,8 @@ export class MappingRegistry {
 
   /** Fails at start-up, not at request time, when a mapping refers to a resource that is not declared. */
   #checkReferences(mapping: ResourceMapping): void {
-    const visit = (fields: ResourceMapping['fields']) => {
-      for (const spec of Object.values(fields)) {
-        if (spec.lookup) this.get(spec.lookup.resource);
-        if (spec.fields) visit(spec.fields);
-      }
-    };
-    visit(mapping.fields);
+    // A reference may name a kind only the store keeps (its mapping's custom methods keep it).
+    for (const { kind } of Object.values(mapping.references ?? {})) if (!mapping.native?.keeps?.includes(kind)) this.get(kind);
     for (const name of mapping.delete?.refuseWhileParentOf ?? []) this.get(name);
     if (mapping.create) this.get(mapping.create.parentKind);
   }

@@ -1,7 +1,10 @@
 /**
- * v2beta1 operations carried out against a v1 backend, for any mapping:
- * List (delegated to v1-list/compose.ts), Get (List by id),
- * Create, Update (read-modify-write of v1's whole-resource PUT) and Delete.
+ * The v1 adapter of the backend port: v2beta1 operations as v1 calls, for any
+ * mapping. List (v1-list/: a plain reader with its speed-ups around it; the
+ * page rendered through the render stage), Get (List by id), rows by id
+ * (v1-rows-by-id.ts), Create, Update (read-modify-write of v1's
+ * whole-resource PUT) and Delete. Its rows are v1's own; `rows` declares how
+ * they become v2 documents, and which rules v1 holds writes to beyond v2's.
  */
 import { ApiError, notFound } from '../aip/errors.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
@@ -13,21 +16,21 @@ import { jsonKind, v1ListRows } from '../v1/answer-fields.ts';
 import { unreadable } from '../v1/errors.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
-import type { BackendPort, Change, Page, RequestContext } from './backend.ts';
-import type { CustomMethod, RequestPages, V1Access } from './custom-method.ts';
-import { hydrate, needsHydration, IDS_PER_CALL } from './hydrate.ts';
+import type { BackendPort, Created, KeptTimesByUid, Page, Patch, RenderRows, RequestContext, RowConversion } from './backend.ts';
+import type { CustomMethod, RequestPages, V1Access } from '../vocabulary/custom-method.ts';
+import { IDS_PER_CALL, v1RowsById } from './v1-rows-by-id.ts';
+import { referencesToFill, type Carries } from '../vocabulary/references.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { WalkCache } from './walk-cache.ts';
 import { v1List, type V1List } from './v1-list/compose.ts';
 import { v1ClientSource } from './v1-list/source.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
-import type { ResourceMapping } from './mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
-import {
-  copyV2Path, getPath, pathsToKeep, renderV2, restoreV1Paths, toV1, validationScope, writeV1Path, type Json, type LookupResolver,
-} from './shape.ts';
-import { validate } from './validate.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
+import { renderV2 } from './v1-row.ts';
+import { restoreV1Paths, toV1, writeV1Path } from './v1-body.ts';
 
 export interface V1BackendOptions {
   v1: V1Client;
@@ -52,8 +55,20 @@ export class V1Backend implements BackendPort {
   readonly #maxFanOut: number;
   readonly #cache: HydrationCache;
   readonly #walks: WalkCache;
-  readonly #list: V1List;
+  readonly #scans: ListScanMemo;
+  readonly #keptTimes: boolean;
+  #list: V1List | undefined;
+  #listRender: RenderRows<Json> | undefined;
   readonly #times: KeptTimes;
+
+  /** v1 rows become v2 documents by the mapping's renames (render/v1-row.ts), with the times the gateway keeps. */
+  readonly rows: RowConversion<Json> = {
+    mode: 'translate',
+    documents: (mapping, rows, _ctx, times) => this.#documents(mapping, rows, times),
+    target: (kind, row) => renderV2(this.#registry.get(kind).fields, row),
+    carries: v1Carries,
+    rules: (mapping) => mapping.v1.validate,
+  };
 
   constructor(options: V1BackendOptions) {
     this.#v1 = options.v1;
@@ -62,29 +77,40 @@ export class V1Backend implements BackendPort {
     this.#cache = options.cache ?? new HydrationCache({ ttlMs: 0 });
     this.#walks = options.walks ?? new WalkCache({ ttlMs: 0, maxBytes: 0 });
     this.#times = new KeptTimes(options.times, options.now, options.onKeptTimesLookup);
-    // v1's lists are always scanned; a memo of 0 bytes keeps no reading past its request.
-    this.#list = v1List({
-      source: v1ClientSource(this.#v1),
-      render: (mapping, rows, ctx, times) => this.#renderHydrated(mapping, rows, ctx, times),
-      maxFanOut: this.#maxFanOut,
-      scans: options.scans ?? new ListScanMemo({ maxBytes: 0 }),
-      readingMemo: { rendersAlone: (mapping) => !needsHydration(mapping) },
-      walks: this.#walks.enabled ? this.#walks : undefined,
-      keptTimes: options.times ? this.#times : undefined,
-    });
+    this.#scans = options.scans ?? new ListScanMemo({ maxBytes: 0 });
+    this.#keptTimes = options.times !== undefined;
   }
 
-  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {
+  /**
+   * The List is read by v1-list/: the render stage it renders through is the runner's, one for the life
+   * of the port, so the reader is composed around it on the first List.
+   */
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext, render: RenderRows<Json>): Promise<Page> {
+    if (!this.#list || this.#listRender !== render) {
+      this.#listRender = render;
+      // v1's lists are always scanned; a memo of 0 bytes keeps no reading past its request.
+      this.#list = v1List({
+        source: v1ClientSource(this.#v1),
+        render,
+        maxFanOut: this.#maxFanOut,
+        scans: this.#scans,
+        readingMemo: { rendersAlone: (m) => referencesToFill(m, v1Carries).length === 0 },
+        walks: this.#walks.enabled ? this.#walks : undefined,
+        keptTimes: this.#keptTimes ? this.#times : undefined,
+      });
+    }
     return this.#list(mapping, query, ctx);
   }
 
-  async get(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
-    const row = await this.#fetchRow(mapping, uid, ctx);
-    return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+  read(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
+    return this.#fetchRow(mapping, uid, ctx);
   }
 
-  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json> {
-    validate(mapping.v1.validate, value);
+  readByIds(wanted: ReadonlyMap<string, readonly string[]>, ctx: RequestContext): Promise<Map<string, Map<string, Json>>> {
+    return v1RowsById({ v1: this.#v1, registry: this.#registry, maxFanOut: this.#maxFanOut, cache: this.#cache }, wanted, ctx);
+  }
+
+  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Created<Json>> {
     const created = await this.#v1.call<Json>(
       {
         method: 'POST',
@@ -98,36 +124,31 @@ export class V1Backend implements BackendPort {
     const uid = v1RowUid(mapping, created);
     this.#changed(mapping.name, uid);
     await this.#times.created(mapping, uid);
-    return this.#answerWrite(mapping, created, ctx);
+    return { row: await this.#writtenRow(mapping, created, ctx) };
   }
 
-  async update(mapping: ResourceMapping, uid: string, { value, paths }: Change, ctx: RequestContext): Promise<Json> {
-    {
-      const row = await this.#fetchRow(mapping, uid, ctx);
-      if (paths.length === 0) return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+  async update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext): Promise<Json> {
+    const row = await this.#fetchRow(mapping, uid, ctx);
+    if (patch.paths.length === 0) return row;
+    // The merge is in v2 document space, onto the row as v2 renders it (without references, which are output only).
+    const { document, keep } = patch.apply(renderV2(mapping.fields, row));
 
-      const merged = renderV2(mapping.fields, row);
-      const keep = pathsToKeep(mapping.fields, merged, value, paths);
-      for (const path of paths) copyV2Path(mapping.fields, value, merged, path);
-      validate(mapping.validate, merged, validationScope(mapping.fields, paths));
-      validate(mapping.v1.validate, merged, validationScope(mapping.fields, paths));
-
-      // Start from v1's own row so fields v2 does not show (or shows as output-only) survive the PUT.
-      const before = projectRow(row, mapping.v1.writeShape);
-      const put = structuredClone(before);
-      for (const path of paths) writeV1Path(mapping.fields, put, path, getPath(value, path));
-      restoreV1Paths(mapping.fields, before, put, keep);
-      const written = await this.#v1.call<Json>(
-        { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
-        ctx,
-      );
-      this.#changed(mapping.name, uid);
-      await this.#times.touched(mapping, uid);
-      return this.#answerWrite(mapping, written, ctx);
-    }
+    // Start from v1's own row so fields v2 does not show (or shows as output-only) survive the PUT.
+    const before = projectRow(row, mapping.v1.writeShape);
+    const put = structuredClone(before);
+    for (const path of patch.paths) writeV1Path(mapping.fields, put, path, getPath(document, path));
+    // What kept its value is v1's own, byte for byte (a secret v2 never shows included).
+    restoreV1Paths(mapping.fields, before, put, keep);
+    const written = await this.#v1.call<Json>(
+      { method: 'PUT', path: joinPath(v1CollectionPath(mapping), uid), body: put, authorization: ctx.authorization },
+      ctx,
+    );
+    this.#changed(mapping.name, uid);
+    await this.#times.touched(mapping, uid);
+    return this.#writtenRow(mapping, written, ctx);
   }
 
-  async delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
+  async delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<void> {
     const guarded = mapping.delete?.refuseWhileParentOf ?? [];
     if (guarded.length > 0) await this.#refuseIfParent(mapping, uid, guarded, ctx);
     try {
@@ -138,10 +159,9 @@ export class V1Backend implements BackendPort {
       this.#changed(mapping.name, uid);
     }
     await this.#times.forget(mapping, uid);
-    return {};
   }
 
-  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], _singular: string, ctx: RequestContext): Promise<Json> {
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], _singular: string, ctx: RequestContext): Promise<Json[]> {
     const method = mapping.methods!.batchCreate!;
     const v1Items = values.map((value) => toV1(mapping.fields, value));
     // v1's batch endpoint is one call, so the batch is as atomic as v1 makes it.
@@ -156,8 +176,7 @@ export class V1Backend implements BackendPort {
     }
     const rows = mapping.v1.rereadAfterWrite ? await this.#fetchRows(mapping, created, ctx) : [];
     const byUid = new Map(rows.map((row) => [String(row[uidKey]), row]));
-    const ordered = created.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
-    return { [mapping.name]: await this.#renderHydrated(mapping, ordered, ctx) };
+    return created.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
   }
 
   async lookup(mapping: ResourceMapping, params: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json> {
@@ -177,9 +196,9 @@ export class V1Backend implements BackendPort {
     }
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages, render: RenderRows<Json>): Promise<Json> {
     if (!method.translate) throw new Error('a custom method without a translate implementation was bound in translate mode');
-    return method.translate(request, this.#access(ctx, pages), ctx);
+    return method.translate(request, this.#access(ctx, pages, render), ctx);
   }
 
   // ---- helpers -----------------------------------------------------------
@@ -191,11 +210,11 @@ export class V1Backend implements BackendPort {
   }
 
   /** What a custom method may do over v1, for one request. */
-  #access(ctx: RequestContext, pages: RequestPages): V1Access {
+  #access(ctx: RequestContext, pages: RequestPages, render: RenderRows<Json>): V1Access {
     return {
       pages,
       call: (call) => this.#v1.call({ ...call, authorization: ctx.authorization }, ctx),
-      render: async (name, row) => (await this.#renderHydrated(this.#registry.get(name), [row], ctx))[0]!,
+      render: async (name, row) => (await render(this.#registry.get(name), [row], ctx))[0]!,
       row: (name, uid) => this.#fetchRow(this.#registry.get(name), uid, ctx),
       changed: (name, uid) => this.#changed(name, uid),
     };
@@ -222,13 +241,14 @@ export class V1Backend implements BackendPort {
     return row;
   }
 
-  async #answerWrite(mapping: ResourceMapping, written: Json, ctx: RequestContext): Promise<Json> {
+  /** The row a write answers: v1's answer, or the row read back where v1 answers in another shape. */
+  async #writtenRow(mapping: ResourceMapping, written: Json, ctx: RequestContext): Promise<Json> {
     let row = written;
     if (mapping.v1.rereadAfterWrite) {
       row = await this.#fetchRow(mapping, v1RowUid(mapping, written), ctx);
       for (const key of mapping.v1.createAnswerOnly ?? []) if (written[key] !== undefined) row = { ...row, [key]: written[key] };
     }
-    return (await this.#renderHydrated(mapping, [row], ctx))[0]!;
+    return row;
   }
 
   /** Rows by id in one v1 call per chunk (the ids filter), or one call per id when v1 has no such filter. */
@@ -242,19 +262,14 @@ export class V1Backend implements BackendPort {
     return (await Promise.all(chunks.map((chunk) => this.#listV1(mapping, { [idsParam]: chunk }, ctx)))).flat();
   }
 
-  /** The rows as v2 resources: references hydrated, kept times set (`times` when the caller already has them). */
-  async #renderHydrated(mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: Map<string, ResourceTimes>): Promise<Json[]> {
+  /** The rows as v2 documents, kept times set (`times` when the caller already has them). */
+  #documents(mapping: ResourceMapping, rows: readonly Json[], times?: KeptTimesByUid): Json[] | Promise<Json[]> {
     const uidKey = v1UidKey(mapping);
-    if (!times) {
-      const lacking = this.#times.lacking(mapping, rows, uidKey);
-      // v1 gave every time it should have (a Get, most answers): no store lookup, and no await for one.
-      if (lacking.length > 0) times = await this.#times.forUids(mapping, lacking);
-    }
-    // Nothing to look up (most resources): no resolver, and no await for one.
-    const resolve = needsHydration(mapping) ? await hydrate(mapping, rows, {
-      v1: this.#v1, registry: this.#registry, request: ctx, maxFanOut: this.#maxFanOut, cache: this.#cache,
-    }) : undefined;
-    return rows.map((row) => renderRow(mapping, row, resolve, times?.get(String(row[uidKey]))));
+    const render = (found: KeptTimesByUid | undefined) => rows.map((row) => v1Document(mapping, row, found?.get(String(row[uidKey]))));
+    if (times) return render(times);
+    const lacking = this.#times.lacking(mapping, rows, uidKey);
+    // v1 gave every time it should have (a Get, most answers): no store lookup, and no await for one.
+    return lacking.length > 0 ? this.#times.forUids(mapping, lacking).then(render) : render(undefined);
   }
 
   async #refuseIfParent(mapping: ResourceMapping, uid: string, children: readonly string[], ctx: RequestContext): Promise<void> {
@@ -291,7 +306,10 @@ function v1RowUid(mapping: ResourceMapping, row: Json): string {
   throw unreadable(200, `\`${key}\` is ${value === undefined ? 'missing' : value === '' ? 'empty' : `a ${jsonKind(value)}`} where the new row's id belongs`);
 }
 
-/** A v1 row as its v2 resource: references resolved by `resolve`, blank times set from `times`. */
-function renderRow(mapping: ResourceMapping, row: Json, resolve: LookupResolver | undefined, times: ResourceTimes | undefined): Json {
-  return applyKeptTimes(mapping, renderV2(mapping.fields, row, resolve), times);
+/** What v1's rows carry themselves: every field with a v1 source (a reference fills the others). */
+const v1Carries: Carries = (spec) => spec.v1 !== null;
+
+/** A v1 row as its v2 document: the mapping's renames, blank times set from `times`. */
+function v1Document(mapping: ResourceMapping, row: Json, times: ResourceTimes | undefined): Json {
+  return applyKeptTimes(mapping, renderV2(mapping.fields, row), times);
 }

@@ -5,10 +5,10 @@
  * (a mapping's `nativeOnly`) are not v1's to give and are left as they are.
  */
 import { KeptTimes } from '../engine/kept-times.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
 import { v1CollectionPath } from '../engine/registry.ts';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import type { Store } from '../store/types.ts';
 import { isDescendantOf } from '../uidp.ts';
 import { isZeroSingleton, secretFields, storedRows } from './stored-rows.ts';

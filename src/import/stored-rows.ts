@@ -6,10 +6,11 @@
  */
 import { isInRoot, isUidp, parentOf } from '../uidp.ts';
 import { KeptTimes, applyKeptTimes } from '../engine/kept-times.ts';
-import type { FieldSpec, ResourceMapping } from '../engine/mapping.ts';
+import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
 import { v1UidKey } from '../engine/registry.ts';
-import { renderV2, type Json } from '../engine/shape.ts';
-import { normalize } from '../native/document.ts';
+import { renderV2 } from '../engine/v1-row.ts';
+import type { Json } from '../vocabulary/json.ts';
+import { normalize } from '../vocabulary/document.ts';
 import type { StoredResource } from '../store/types.ts';
 
 export interface Converted {

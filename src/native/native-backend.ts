@@ -1,19 +1,21 @@
 /**
- * v2beta1 served from the gateway's own store, for any mapping: the same
- * request parsing, validation, page tokens and error forms as translate mode,
- * with the store doing what v1 did (and what v1 could not: keyset pages in
- * SQL, counts, timestamps). Resource-specific behaviour comes from the
- * mappings' field specs and `native` blocks; this file names no resource.
+ * The store adapter of the backend port: v2beta1 served from the gateway's
+ * own store, for any mapping, with the store doing what v1 did (and what v1
+ * could not: keyset pages in SQL, counts, timestamps). It reads and writes
+ * stored documents and keeps the store's integrity (seeded rows, unique
+ * names, singletons, required references, cascades, refusals); the runner and
+ * the render stage read requests, merge, validate and render, as in translate
+ * mode. Resource-specific behaviour comes from the mappings' field specs and
+ * `native` blocks; this file names no resource.
  */
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
-import type { BackendPort, Change, Page, RequestContext } from '../engine/backend.ts';
-import type { CustomMethod, NativeAccess, RequestPages } from '../engine/custom-method.ts';
+import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../engine/backend.ts';
+import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/custom-method.ts';
 import type { ListQuery } from '../engine/list-query.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
-import { validationScope, type Json } from '../engine/shape.ts';
-import { validate } from '../engine/validate.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
 import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
@@ -21,12 +23,11 @@ import {
 import { resourceNotEmpty } from '../operation/rules.ts';
 import { deleteReferrers } from '../store/delete-referrers.ts';
 import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
-import { normalize } from './document.ts';
-import { generate } from './generated.ts';
+import { normalize } from '../vocabulary/document.ts';
+import { generate } from './assigned-on-create.ts';
 import { checkQueryable, cursorAfter, planFilters, sortValue, storeOrder } from './query.ts';
 import { resolveThroughFilters } from './through-filters.ts';
-import { hydrateReferences, requireReferenced } from './references.ts';
-import { applyUpdate } from './update.ts';
+import { fetchByUid, requireReferenced } from './references.ts';
 
 /**
  * Resources another system of record keeps (translate mode's v1), which a stored resource may name:
@@ -59,6 +60,20 @@ export class NativeBackend implements BackendPort {
   /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
   readonly #seeded = new Set<string>();
 
+  /** A stored row is a v2 document already: served with its uid and times set, secrets left out, in field order. */
+  readonly rows: RowConversion<StoredResource> = {
+    mode: 'native',
+    documents: (mapping, rows) => rows.map((row) => normalize(
+      mapping.fields,
+      this.#document(mapping, row.uid, row.body, row.createTime, row.updateTime),
+      { keepOutputOnly: true, dropSecrets: true, stored: true },
+    )),
+    target: (_kind, row) => ({ ...row.body, uid: row.uid, createTime: row.createTime, updateTime: row.updateTime }),
+    // The store keeps no referenced value: every reference is filled as the referenced row is now.
+    carries: () => false,
+    now: () => this.#now(),
+  };
+
   constructor(options: NativeBackendOptions) {
     this.#store = options.store;
     this.#registry = options.registry;
@@ -68,7 +83,7 @@ export class NativeBackend implements BackendPort {
       checkQueryable(mapping);
       // A kind named here must be served by a mapping, or kept by this one's custom methods: a typo fails at start.
       const known = (kind: string) => mapping.native?.keeps?.includes(kind) || this.#registry.get(kind);
-      for (const reference of [...Object.values(mapping.native?.references ?? {}), ...Object.values(mapping.native?.derived ?? {})]) known(reference.kind);
+      for (const reference of [...Object.values(mapping.references ?? {}), ...Object.values(mapping.native?.derived ?? {})]) known(reference.kind);
       for (const kind of Object.values(mapping.native?.requires ?? {})) this.#registry.get(kind);
       for (const referrer of [...(mapping.native?.delete?.cascade ?? []), ...(mapping.native?.delete?.refuseWhileReferencedBy ?? [])]) {
         known(referrer.kind);
@@ -136,7 +151,7 @@ export class NativeBackend implements BackendPort {
     return true;
   }
 
-  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext): Promise<Page> {
+  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext, render: RenderRows<StoredResource>): Promise<Page> {
     const plan = planFilters(mapping, filters.canonical, await resolveThroughFilters(this.#store.resources, mapping, filters.canonical));
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
@@ -148,16 +163,21 @@ export class NativeBackend implements BackendPort {
 
     const last = result.rows[result.rows.length - 1];
     const next = result.more && last ? { after: cursorAfter(last, stored), skipped } : undefined;
-    return { items: await this.#render(mapping, result.rows), ...(next ? { next } : {}), total: result.total, skipped };
+    return { items: await render(mapping, result.rows, ctx), ...(next ? { next } : {}), total: result.total, skipped };
   }
 
-  async get(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
-    return (await this.#render(mapping, [await this.#existing(this.#store.resources, mapping, uid)]))[0]!;
+  read(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<StoredResource> {
+    return this.#existing(this.#store.resources, mapping, uid);
   }
 
-  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Json> {
+  async readByIds(wanted: ReadonlyMap<string, readonly string[]>, _ctx: RequestContext): Promise<Map<string, Map<string, StoredResource>>> {
+    const found = await Promise.all([...wanted].map(async ([kind, uids]) => [kind, await fetchByUid(this.#store.resources, kind, uids)] as const));
+    return new Map(found);
+  }
+
+  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Created<StoredResource>> {
     await this.#requireForeignParent(mapping, parent, ctx);
-    const { row, once } = await this.#store.transaction(async (tx) => {
+    return this.#store.transaction(async (tx) => {
       const prepared = await this.#prepareCreate(tx.resources, mapping, parent, value);
       const namesake = await this.#namesake(tx.resources, mapping, prepared.row);
       if (!namesake) {
@@ -172,22 +192,20 @@ export class NativeBackend implements BackendPort {
       if (!replaced) throw notFound(mapping.resourceType, namesake.uid);
       return { row: replaced, once: prepared.once };
     });
-    const [doc] = await this.#render(mapping, [row]);
-    return { ...doc!, ...once };
   }
 
-  async update(mapping: ResourceMapping, uid: string, { value, paths }: Change, _ctx: RequestContext): Promise<Json> {
-    const row = await this.#store.transaction(async (tx) => {
+  update(mapping: ResourceMapping, uid: string, patch: Patch, _ctx: RequestContext): Promise<StoredResource> {
+    return this.#store.transaction(async (tx) => {
       // Locked until commit: a replica patching the same resource waits rather than overwriting this change.
       const stored = await tx.resources.getForUpdate(mapping.name, uid);
       const current = stored ?? await this.#unwrittenSingleton(tx.resources, mapping, uid, true);
       if (!current) throw notFound(mapping.resourceType, uid);
       this.#refuseSeeded(mapping, uid, 'changed');
-      if (paths.length === 0) return current;
+      if (patch.paths.length === 0) return current;
 
-      const merged = applyUpdate(mapping.fields, current.body, value, paths);
-      validate(mapping.validate, merged, validationScope(mapping.fields, paths));
-      await requireReferenced(tx.resources, mapping, merged, paths);
+      // A stored body is a v2 document already: the merge and validation happen on it as it is.
+      const merged = patch.apply(current.body).document;
+      await requireReferenced(tx.resources, mapping, merged, patch.paths);
       const now = this.#isoNow();
       const document = this.#document(mapping, uid, normalize(mapping.fields, merged, { keepOutputOnly: true }), current.createTime, now);
       const namesake = await this.#namesake(tx.resources, mapping, { ...current, body: document });
@@ -202,10 +220,9 @@ export class NativeBackend implements BackendPort {
       if (!replaced) throw notFound(mapping.resourceType, uid);
       return replaced;
     });
-    return (await this.#render(mapping, [row]))[0]!;
   }
 
-  async delete(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<Json> {
+  async delete(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<void> {
     await this.#store.transaction(async (tx) => {
       const row = await tx.resources.getForUpdate(mapping.name, uid);
       if (!row) {
@@ -218,13 +235,12 @@ export class NativeBackend implements BackendPort {
       for (const referrer of mapping.native?.delete?.cascade ?? []) await deleteReferrers(tx.resources, referrer.kind, referrer.field, uid);
       await tx.resources.delete(mapping.name, uid);
     });
-    return {};
   }
 
-  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext): Promise<Json> {
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext): Promise<StoredResource[]> {
     await this.#requireForeignParent(mapping, parent, ctx);
     // All or nothing: every row is inserted in one transaction, which any failure rolls back.
-    const rows = await this.#store.transaction(async (tx) => {
+    return this.#store.transaction(async (tx) => {
       const created: StoredResource[] = [];
       for (const [i, value] of values.entries()) {
         try {
@@ -237,7 +253,6 @@ export class NativeBackend implements BackendPort {
       }
       return created;
     });
-    return { [mapping.name]: await this.#render(mapping, rows) };
   }
 
   async lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, _ctx: RequestContext): Promise<Json> {
@@ -278,12 +293,17 @@ export class NativeBackend implements BackendPort {
     return { rows: window.page, total: window.total, more: window.next !== undefined };
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages, render: RenderRows<StoredResource>): Promise<Json> {
     if (!method.native) throw new Error('a custom method without a native implementation was bound in native mode');
     const access: NativeAccess = {
       pages,
       store: this.#store,
-      get: (name, uid) => (this.#foreign?.keeps(name) ? this.#foreign.get(name, uid, ctx) : this.get(this.#registry.get(name), uid, ctx)),
+      get: async (name, uid) => {
+        // A resource kept elsewhere (translate mode's v1) is read there.
+        if (this.#foreign?.keeps(name)) return this.#foreign.get(name, uid, ctx);
+        const mapping = this.#registry.get(name);
+        return (await render(mapping, [await this.read(mapping, uid, ctx)], ctx))[0]!;
+      },
       now: () => this.#isoNow(),
     };
     return method.native(request, access, ctx);
@@ -385,38 +405,6 @@ export class NativeBackend implements BackendPort {
     } catch (error) {
       if (error instanceof StoreConflictError) throw new ApiError(Code.ALREADY_EXISTS, `${mapping.resourceType} "${row.uid}" already exists`);
       throw error;
-    }
-  }
-
-  /** Documents as served: field order and zero values of the mapping, secrets left out, references hydrated, derived fields computed. */
-  async #render(mapping: ResourceMapping, rows: readonly StoredResource[]): Promise<Json[]> {
-    const docs = rows.map((row) => normalize(
-      mapping.fields,
-      this.#document(mapping, row.uid, row.body, row.createTime, row.updateTime),
-      { keepOutputOnly: true, dropSecrets: true, stored: true },
-    ));
-    await this.#derive(mapping, rows, docs);
-    const references = Object.keys(mapping.native?.references ?? {});
-    if (references.length === 0) return docs;
-    await hydrateReferences(this.#store.resources, mapping, rows, docs);
-    // An optional reference is absent from the zero-filled document, so it was appended: put it back in field order.
-    if (!references.some((field) => mapping.fields[field]?.optional)) return docs;
-    const order = Object.keys(mapping.fields);
-    return docs.map((doc) => Object.fromEntries(order.filter((key) => key in doc).map((key) => [key, doc[key]])));
-  }
-
-  /** Each derived field of each document, from its kind's rows at the documents' uids (one query per field). */
-  async #derive(mapping: ResourceMapping, rows: readonly StoredResource[], docs: Json[]): Promise<void> {
-    if (rows.length === 0) return;
-    const now = this.#now();
-    for (const [field, derived] of Object.entries(mapping.native?.derived ?? {})) {
-      const { rows: found } = await this.#store.resources.list({
-        kind: derived.kind, filters: [{ field: 'uid', op: 'in', value: rows.map((row) => row.uid) }], order: [{ field: 'uid', desc: false }], skip: 0, limit: rows.length,
-      });
-      const byUid = new Map(found.map((row) => [row.uid, row.body]));
-      rows.forEach((row, i) => {
-        docs[i]![field] = derived.render(byUid.get(row.uid), { uid: row.uid, now });
-      });
     }
   }
 

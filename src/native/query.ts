@@ -9,11 +9,11 @@
  * `group.uid` → the `parent` column). Pure.
  */
 import { ApiError } from '../aip/errors.ts';
-import type { NativeMemberFilter } from './spec.ts';
+import type { NativeMemberFilter } from '../vocabulary/native.ts';
 import type { OrderKey } from '../aip/order-by.ts';
 import { Code } from '../rpc-status.ts';
-import type { FilterSpec, ResourceMapping } from '../engine/mapping.ts';
-import { getPath, type Json } from '../engine/shape.ts';
+import type { FilterSpec, ResourceMapping } from '../vocabulary/resource.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
 import type { StoreFilter, StoreFilterOp, StoredResource } from '../store/types.ts';
 
 type FilterValue = string | boolean | readonly string[];
@@ -34,7 +34,7 @@ const STORE_OPS: Readonly<Record<string, StoreFilterOp>> = {
  */
 export function storedPath(mapping: ResourceMapping, path: string): string {
   const [head, ...rest] = path.split('.');
-  const reference = mapping.native?.references?.[head!];
+  const reference = mapping.references?.[head!];
   if (!reference) return path;
   const sub = rest.join('.');
   const picksUid = typeof reference.pick === 'string' ? sub === '' && reference.pick === 'uid' : reference.pick[sub] === 'uid';

@@ -5,9 +5,9 @@
  * wanted value, and each wanted value that no row names otherwise (it stands
  * for itself). Two store reads per filter used, whatever the list's size.
  */
-import type { ResourceMapping } from '../engine/mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { ResourceStore, StoreListQuery } from '../store/types.ts';
-import type { NativeThroughFilter } from './spec.ts';
+import type { NativeThroughFilter } from '../vocabulary/native.ts';
 
 type FilterValue = string | boolean | readonly string[];
 

@@ -1,8 +1,9 @@
 /**
  * Runs an operation: the steps every backend would otherwise repeat — reading
  * and validating the request, UIDP checks, page-token and list-query reading,
- * the update mask, batch parsing, per-resource serialisation of
- * read-modify-writes, and the deadline — then the backend's I/O.
+ * the update mask and the PATCH merge (render/patch.ts), batch parsing,
+ * per-resource serialisation of read-modify-writes, and the deadline — then
+ * the backend's I/O, whose rows the render stage (render/render.ts) renders.
  */
 import { invalidArgument, invalidField } from '../aip/errors.ts';
 import { checkInput } from '../aip/input-limits.ts';
@@ -13,12 +14,16 @@ import { spellings } from '../aip/names.ts';
 import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
 import { canonicalResponse, missingRequired } from '../contract/request-message.ts';
 import { parseBatch } from '../engine/batch-request.ts';
-import type { CustomList, RequestPages } from '../engine/custom-method.ts';
+import type { CustomList, RequestPages } from '../vocabulary/custom-method.ts';
 import type { BackendPort, Page } from '../engine/backend.ts';
 import { KeyedMutex } from '../engine/keyed-mutex.ts';
 import { readListQuery } from '../engine/list-query.ts';
-import { getPath, readBody, readUpdate, type Json } from '../engine/shape.ts';
-import { validate } from '../engine/validate.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { readBody, readUpdate } from '../render/request-body.ts';
+import { validate } from '../render/validate.ts';
+import { patchOf } from '../render/patch.ts';
+import { RenderStage } from '../render/render.ts';
 import { isUidp } from '../uidp.ts';
 import { abortReason, type RequestContext } from './context.ts';
 import { within } from '../observability/tracing.ts';
@@ -27,6 +32,7 @@ import { asListed } from './list-view.ts';
 
 export class OperationRunner {
   readonly #backend: BackendPort;
+  readonly #stage: RenderStage;
   readonly #tokens: PageTokenCodec;
   /** Serialises read-modify-writes of one resource within this process, whichever backend does the writing. */
   readonly #writes = new KeyedMutex();
@@ -35,6 +41,7 @@ export class OperationRunner {
 
   constructor(backend: BackendPort, tokens: PageTokenCodec, onDone?: (v1Calls: number) => void) {
     this.#backend = backend;
+    this.#stage = new RenderStage(backend);
     this.#tokens = tokens;
     this.#onDone = onDone;
   }
@@ -65,7 +72,7 @@ export class OperationRunner {
     const order = parseOrderBy(params.orderBy, list.order);
     const { pages, fingerprint } = this.#pages(op, formatOrderBy(order));
     const cursor = pages.cursor;
-    const answer = await this.#backend.custom(op.custom, asked, ctx, pages);
+    const answer = await this.#backend.custom(op.custom, asked, ctx, pages, this.#stage.render);
     const rows = answer[list.items];
     if (!Array.isArray(rows)) throw new Error(`custom list ${op.method.name} answered no "${list.items}"`);
     const read = (row: Json, field: string) => (field === 'uid' ? list.key(row) : getPath(row, field));
@@ -92,50 +99,63 @@ export class OperationRunner {
     return envelope(name, page.next ? this.#tokens.seal(fingerprint, page.next) : undefined, page);
   }
 
+  /** A created value: the mapping's rules and the contract's, then what the system of record adds (v1's limits). */
+  #validate(mapping: ResourceMapping, value: Json, fieldPrefix = ''): void {
+    validate(mapping, value, undefined, fieldPrefix);
+    const rules = this.#backend.rows.rules?.(mapping);
+    if (rules) validate({ fields: {}, validate: rules }, value, undefined, fieldPrefix);
+  }
+
   #run(op: Operation, ctx: RequestContext): Promise<Json> {
     const backend = this.#backend;
+    const stage = this.#stage;
     const { mapping } = op;
     // Nesting, NUL, lone surrogates and oversized strings, anywhere in the request, before any reading.
     checkInput(op.kind === 'custom' ? { body: op.request } : op);
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);
-        return backend.list(mapping, query, ctx)
+        return backend.list(mapping, query, ctx, stage.render)
           .then((page) => this.#envelope(mapping.name, query.fingerprint, { ...page, items: page.items.map((item) => asListed(mapping.fields, item)) }));
       }
       case 'get':
         requireUidp('uid', op.uid);
-        return backend.get(mapping, op.uid, ctx);
+        return backend.read(mapping, op.uid, ctx).then((row) => stage.one(mapping, row, ctx));
       case 'create': {
         // An empty parent creates a root only where the mapping says so (organisations).
         if (op.parent !== '' || mapping.create?.parent !== 'optional') requireUidp('parent', op.parent);
         // protojson discards unknown keys on decode, so a create ignores them.
         const { value } = readBody(mapping.fields, op.body);
-        validate(mapping.validate, value);
+        this.#validate(mapping, value);
         const organisation = op.parent.split('/')[0];
         for (const field of mapping.create?.organisationScoped ?? []) {
           if (getPath(value, field) !== organisation) throw invalidField(field, `must be the organisation's UIDP, ${organisation}`);
         }
-        return backend.create(mapping, op.parent, value, ctx);
+        return backend.create(mapping, op.parent, value, ctx)
+          .then(async ({ row, once }) => ({ ...(await stage.one(mapping, row, ctx)), ...once }));
       }
       case 'update': {
         requireUidp('uid', op.uid);
-        const change = readUpdate(mapping.fields, op.body, op.mask);
+        const { value, paths } = readUpdate(mapping.fields, op.body, op.mask);
+        const patch = patchOf(mapping, value, paths, this.#backend.rows.rules?.(mapping));
         // Keyed by v1's collection: a repo and its readme are one v1 row, so their read-modify-writes take turns.
-        return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`, () => backend.update(mapping, op.uid, change, ctx));
+        // The answer is rendered before the lock goes, as the row was written.
+        return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`,
+          () => backend.update(mapping, op.uid, patch, ctx).then((row) => stage.one(mapping, row, ctx)));
       }
       case 'delete':
         requireUidp('uid', op.uid);
-        return backend.delete(mapping, op.uid, ctx);
+        return backend.delete(mapping, op.uid, ctx).then(() => ({}));
       case 'batchCreate': {
         const batch = parseBatch(mapping, '', op.body);
         requireUidp('parent', batch.parent);
         const values = batch.items.map((item, i) => {
           const { value } = readBody(mapping.fields, item);
-          validate(mapping.validate, value, undefined, `requests[${i}].${batch.singular}.`);
+          this.#validate(mapping, value, `requests[${i}].${batch.singular}.`);
           return value;
         });
-        return backend.batchCreate(mapping, batch.parent, values, batch.singular, ctx);
+        return backend.batchCreate(mapping, batch.parent, values, batch.singular, ctx)
+          .then(async (rows) => ({ [mapping.name]: await stage.render(mapping, rows, ctx) }));
       }
       case 'lookup': {
         const params = Object.keys(mapping.methods?.lookup?.params ?? {});
@@ -151,7 +171,7 @@ export class OperationRunner {
         if (missing.length > 0) throw invalidArgument(missing.map((field) => ({ field, description: 'is required' })));
         if (op.custom.list) return this.#customList(op, op.custom.list, ctx);
         const { pages } = this.#pages(op, undefined);
-        return backend.custom(op.custom, op.request, ctx, pages).then((answer) => canonicalResponse(op.method.output, answer));
+        return backend.custom(op.custom, op.request, ctx, pages, stage.render).then((answer) => canonicalResponse(op.method.output, answer));
       }
     }
   }

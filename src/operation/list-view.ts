@@ -6,9 +6,9 @@
  * writes an unset field. The runner applies it to both backends' pages, so
  * the modes cannot differ. Pure.
  */
-import type { FieldSpec } from '../engine/mapping.ts';
-import { isObject, type Json } from '../engine/shape.ts';
-import { zeroOf } from '../native/document.ts';
+import type { FieldSpec } from '../vocabulary/resource.ts';
+import { isObject, type Json } from '../vocabulary/json.ts';
+import { zeroOf } from '../vocabulary/document.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 

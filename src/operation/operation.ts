@@ -4,11 +4,12 @@
  * the REST route or the gRPC message; `execute` then runs every step both
  * backends share, so a backend only does I/O.
  */
+import type { OperationKind } from '../vocabulary/resource.ts';
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { RawQuery } from '../aip/list-request.ts';
-import type { CustomMethod } from '../engine/custom-method.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
-import type { Json } from '../engine/shape.ts';
+import type { CustomMethod } from '../vocabulary/custom-method.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import type { Json } from '../vocabulary/json.ts';
 
 export type Operation =
   | { readonly kind: 'list'; readonly mapping: ResourceMapping; readonly query: RawQuery }
@@ -23,4 +24,8 @@ export type Operation =
   /** `mapping.methods.custom`: the whole request message in JSON form, as the contract reads it. */
   | { readonly kind: 'custom'; readonly mapping: ResourceMapping; readonly method: DescMethod; readonly custom: CustomMethod; readonly request: Json };
 
-export type OperationKind = Operation['kind'];
+export type { OperationKind };
+// Each operation's kind is one the vocabulary declares (a kind added on one side only fails to compile).
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const KINDS_AGREE: Exact<Operation['kind'], OperationKind> = true;
+void KINDS_AGREE;

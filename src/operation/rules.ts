@@ -3,7 +3,7 @@
  * written once: the backend counts, the rule decides and words the refusal.
  */
 import { failedPrecondition, type ApiError } from '../aip/errors.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
 
 /**
  * `mapping.delete.refuseWhileParentOf`: a resource that still holds children

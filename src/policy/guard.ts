@@ -14,7 +14,7 @@
  *    creator of an organisation is bound to it as its owner.
  */
 import { ApiError } from '../aip/errors.ts';
-import type { Json } from '../engine/shape.ts';
+import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
 import { identify, type RequestContext } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';

@@ -11,8 +11,8 @@ import { singleParam } from '../aip/list-request.ts';
 import { spellings } from '../aip/names.ts';
 import { jsonPath, type Binding } from '../contract/bindings.ts';
 import { contract, requiredCapabilities } from '../contract/registry.ts';
-import type { ResourceMapping } from '../engine/mapping.ts';
-import { getPath } from '../engine/shape.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { getPath } from '../vocabulary/json.ts';
 import type { Operation, OperationKind } from '../operation/operation.ts';
 
 export interface MethodRule {

@@ -1,7 +1,7 @@
 /** The batch-create request: parent, sub-requests in order, the inherited field, limits. */
 import { describe, expect, it } from 'vitest';
 import { singularName, parseBatch } from '../../src/engine/batch-request.ts';
-import { defineResource } from '../../src/engine/mapping.ts';
+import { defineResource } from '../../src/vocabulary/define.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 
 const ORG = 'a'.repeat(40);
@@ -9,7 +9,6 @@ const mapping = defineResource({
   name: 'roleBindings',
   resourceType: 'iam.chainguard.dev/RoleBinding',
   service: 'iam',
-  collection: 'roleBindings',
   operations: ['create'],
   v1: { collection: 'rolebindings', idParam: 'id' },
   fields: { uid: { outputOnly: true }, identityUid: {}, roleUid: {} },

@@ -7,8 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAPPINGS } from '../../mappings/index.ts';
-import type { FieldSpec } from '../../src/engine/mapping.ts';
-import { renderV2, renderV2BySpec, type Json, type LookupResolver } from '../../src/engine/shape.ts';
+import type { FieldSpec } from '../../src/vocabulary/resource.ts';
+import { renderV2, renderV2BySpec } from '../../src/engine/v1-row.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { prng } from '../support/prng.ts';
 import { members, randomRow, VALUES } from '../support/v1-rows.ts';
 
@@ -26,9 +27,6 @@ function enumNames(fields: Fields): string[] {
   return Object.values(fields).flatMap((spec) => [...Object.keys(spec.enum?.v1ToV2 ?? {}), ...(spec.fields ? enumNames(spec.fields) : [])]);
 }
 
-/** Found for some ids and not others, so both roads of a lookup are taken. */
-const resolve: LookupResolver = (resource, id, pick) => (id.length % 2 === 0 ? `${resource}/${id}/${pick}` : undefined);
-
 /** Two renderings alike, down to the order of their members at every level. */
 function expectSame(compiled: unknown, reference: unknown, what: string): void {
   expect(compiled, what).toEqual(reference);
@@ -44,7 +42,7 @@ describe('the compiled renderers', () => {
         const values = [...VALUES, ...enumNames(fields), 'toString', '2026-01-02T03:04:05Z', '2026-01-02T03:04:05.123456789+02:00', 'not a time', 12345678901234, '-3'];
         for (let n = 0; n < 300; n++) {
           const row = randomRow(names, random, values);
-          expectSame(renderV2(fields, row, resolve), renderV2BySpec(fields, row, resolve), `${name} of ${JSON.stringify(row)}`);
+          expectSame(renderV2(fields, row), renderV2BySpec(fields, row), `${name} of ${JSON.stringify(row)}`);
         }
         for (const notAnObject of [null, [], ['x'], 'row', 7] as unknown[]) {
           expectSame(renderV2(fields, notAnObject as Json), renderV2BySpec(fields, notAnObject as Json), `${name} of ${JSON.stringify(notAnObject)}`);

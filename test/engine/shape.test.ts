@@ -1,11 +1,21 @@
-import { describe, it, expect, vi } from 'vitest';
-import { copyV2Path, getPath, readBody, readUpdate, renderV2, toV1, v1WritePath, validationScope, writeV1Path, type Json } from '../../src/engine/shape.ts';
+import { describe, it, expect } from 'vitest';
+import { copyV2Path, validationScope } from '../../src/render/merge.ts';
+import { getPath, type Json } from '../../src/vocabulary/json.ts';
+import { readBody, readUpdate } from '../../src/render/request-body.ts';
+import { renderV2 } from '../../src/engine/v1-row.ts';
+import { toV1, v1WritePath, writeV1Path } from '../../src/engine/v1-body.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';
 import repos from '../../mappings/repos.ts';
 import roleBindings from '../../mappings/role-bindings.ts';
 import roles from '../../mappings/roles.ts';
+import { MAPPINGS } from '../../mappings/index.ts';
+import { MappingRegistry } from '../../src/engine/registry.ts';
+import { V1Backend } from '../../src/engine/v1-backend.ts';
+import { RenderStage } from '../../src/render/render.ts';
+import { requestContext } from '../../src/operation/context.ts';
+import type { V1Call, V1Client } from '../../src/v1/client.ts';
 
 const ROOT = 'a'.repeat(40);
 const GROUP = `${ROOT}/${'1'.repeat(16)}`;
@@ -213,7 +223,7 @@ describe('renderV2: repos', () => {
   });
 });
 
-describe('renderV2: role bindings (v1 list row → hydrated v2)', () => {
+describe('role bindings: a v1 list row rendered, its identity filled from the identity', () => {
   const row: Json = {
     id: BINDING_UID,
     group: { id: GROUP, name: 'engineering', description: 'Eng team', resourceLimits: { clusters: 1 }, verified: false },
@@ -229,9 +239,25 @@ describe('renderV2: role bindings (v1 list row → hydrated v2)', () => {
     [IDENTITY_UID]: { id: IDENTITY_UID, name: 'Dev Person', description: 'a developer' },
   };
 
-  it('builds identity, group and role objects, with the identity name and description from the resolver', () => {
-    const resolve = vi.fn((resource: string, id: string, pick: string) => (resource === 'identities' ? getPath(identitiesById[id], pick) : undefined));
-    expect(renderV2(roleBindings.fields, row, resolve)).toEqual({
+  /** The render stage over a v1 adapter whose v1 answers identity lists from `identitiesById`, and the calls it made. */
+  function stage(): { render: (row: Json) => Promise<Json>; calls: V1Call[] } {
+    const calls: V1Call[] = [];
+    const v1 = {
+      call: async (call: V1Call) => {
+        calls.push(call);
+        const ids = [call.query?.['uidp.ids'] ?? call.query?.id].flat();
+        return { items: ids.map((id) => identitiesById[String(id)]).filter(Boolean) };
+      },
+    } as unknown as V1Client;
+    const backend = new V1Backend({ v1, registry: new MappingRegistry(MAPPINGS), maxFanOut: 8 });
+    const ctx = requestContext({ authorization: 'Bearer t', requestId: 'test', budgetMs: 60_000 });
+    const rendered = new RenderStage(backend);
+    return { render: async (one) => rendered.one(roleBindings, one, ctx), calls };
+  }
+
+  it('builds identity, group and role objects, with the identity name and description from the identity', async () => {
+    const { render, calls } = stage();
+    expect(await render(row)).toEqual({
       uid: BINDING_UID,
       identity: {
         uid: IDENTITY_UID,
@@ -247,21 +273,23 @@ describe('renderV2: role bindings (v1 list row → hydrated v2)', () => {
       identityUid: IDENTITY_UID,
       roleUid: ROLE_UID,
     });
-    expect(resolve).toHaveBeenCalledWith('identities', IDENTITY_UID, 'name');
-    expect(resolve).toHaveBeenCalledWith('identities', IDENTITY_UID, 'description');
+    // One v1 call for the identity, by id; group and role come from the binding's own row.
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ method: 'GET', path: '/iam/v1/identities' });
+    expect([calls[0]!.query?.['uidp.ids']].flat()).toEqual([IDENTITY_UID]);
   });
 
-  it('renders the looked-up fields as "" when the reference is not hydrated', () => {
+  it('renders the filled fields as "" when the reference is not filled, or its identity is gone', async () => {
     const out = renderV2(roleBindings.fields, row);
     expect(out.identity).toEqual({
       uid: IDENTITY_UID, name: '', description: '', subject: '1234567890', issuer: 'https://accounts.google.com', email: 'dev@example.com',
     });
-    const unresolved = renderV2(roleBindings.fields, row, () => undefined);
+    const unresolved = await stage().render({ ...row, identity: `${GROUP}/${'9'.repeat(16)}` });
     expect((unresolved.identity as Json).name).toBe('');
   });
 
   it('does not leak v1-only binding fields (emailUnverified, capabilities, resourceLimits, flat ids)', () => {
-    const out = renderV2(roleBindings.fields, row, () => undefined);
+    const out = renderV2(roleBindings.fields, row);
     expect(JSON.stringify(out)).not.toContain('old@example.com');
     expect((out.role as Json).capabilities).toBeUndefined();
     expect((out.group as Json).resourceLimits).toBeUndefined();

@@ -12,7 +12,8 @@ import type { Page, RequestContext } from '../../src/engine/backend.ts';
 import { applyKeptTimes, KeptTimes } from '../../src/engine/kept-times.ts';
 import { readListQuery, type ListQuery } from '../../src/engine/list-query.ts';
 import { v1UidKey } from '../../src/engine/registry.ts';
-import { renderV2, type Json } from '../../src/engine/shape.ts';
+import { renderV2 } from '../../src/engine/v1-row.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { v1List, type V1ListOptions } from '../../src/engine/v1-list/compose.ts';
 import type { TimesByUid } from '../../src/engine/v1-list/reader.ts';
 import type { V1ListSource } from '../../src/engine/v1-list/source.ts';
@@ -123,7 +124,7 @@ const render = (kept: KeptTimes | undefined) => async (m: typeof mapping, rows: 
     const lacking = kept.lacking(m, rows, uidKey);
     if (lacking.length > 0) times = await kept.forUids(m, lacking);
   }
-  return rows.map((row) => applyKeptTimes(m, renderV2(m.fields, row, undefined), times?.get(String(row[uidKey]))));
+  return rows.map((row) => applyKeptTimes(m, renderV2(m.fields, row), times?.get(String(row[uidKey]))));
 };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * v2PathReader (src/engine/shape.ts) reads one v2 path of a v1 row as rendering the row and reading the
+ * v2PathReader (src/engine/v1-row.ts) reads one v2 path of a v1 row as rendering the row and reading the
  * path would (`getPath(renderV2(fields, row), path)`), for every field of every resource and every path
  * a List filters or orders by. A List runs it on every row of v1's list, and it takes a shorter road for
  * plain string fields; this holds the road to the rendering over seeded rows whose members are missing,
@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAPPINGS } from '../../mappings/index.ts';
-import { getPath, renderV2, v2PathReader } from '../../src/engine/shape.ts';
+import { getPath } from '../../src/vocabulary/json.ts';
+import { renderV2, v2PathReader } from '../../src/engine/v1-row.ts';
 import { prng } from '../support/prng.ts';
 import { members, randomRow } from '../support/v1-rows.ts';
 

@@ -4,7 +4,7 @@
  * bodies to mutate, and real page tokens to tamper with. Requests pick uids
  * by position, so a replay against a fresh world sends the equivalent request.
  */
-import type { Json } from '../../src/engine/shape.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import type { ModeStack } from '../support/modes.ts';
 
 export const KINDS = [

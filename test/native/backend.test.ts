@@ -5,14 +5,15 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PageTokenCodec, pageTokenKey } from '../../src/aip/page-token.ts';
-import { defineResource, type ResourceMapping } from '../../src/engine/mapping.ts';
+import { defineResource } from '../../src/vocabulary/define.ts';
+import type { ResourceMapping } from '../../src/vocabulary/resource.ts';
 import { MappingRegistry } from '../../src/engine/registry.ts';
 import { NativeBackend } from '../../src/native/native-backend.ts';
 import { identify, requestContext, type RequestContext } from '../../src/operation/context.ts';
 import { unverifiedCaller } from '../../src/policy/unverified-claims.ts';
 import { OperationRunner } from '../../src/operation/execute.ts';
 import type { RawQuery } from '../../src/aip/list-request.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/types.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
@@ -86,7 +87,7 @@ describe('seed rows', () => {
 
   it('seeds any mapping that declares rows, with zero values filled', async () => {
     const pets: ResourceMapping = defineResource({
-      name: 'pets', resourceType: 'test/Pet', service: 'iam', collection: 'pets', operations: ['get'],
+      name: 'pets', resourceType: 'test/Pet', service: 'iam', operations: ['get'],
       v1: { collection: 'pets', idParam: 'id' },
       fields: { uid: { outputOnly: true }, name: {}, legs: { type: 'int' } },
       filters: {}, orderBy: { fields: ['uid'] },
@@ -94,7 +95,8 @@ describe('seed rows', () => {
     });
     const own = new NativeBackend({ store, registry: new MappingRegistry([pets]) });
     await own.seed();
-    expect(await own.get(pets, 'f'.repeat(40), ctx)).toEqual({ uid: 'f'.repeat(40), name: 'rex', legs: 0 });
+    const served = operations(new OperationRunner(own, new PageTokenCodec(pageTokenKey('a-test-key-of-16+'))));
+    expect(await served.get(pets, 'f'.repeat(40), ctx)).toEqual({ uid: 'f'.repeat(40), name: 'rex', legs: 0 });
   });
 });
 

@@ -1,6 +1,6 @@
 /** Service-assigned fields on create: times, expiries from an input-only duration, random codes shown once. */
 import { describe, expect, it } from 'vitest';
-import { durationMillis, generate } from '../../src/native/generated.ts';
+import { durationMillis, generate } from '../../src/native/assigned-on-create.ts';
 import { invalidOn } from '../support/invalid-argument.ts';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0, 0);

@@ -1,6 +1,9 @@
 /** PATCH on stored documents: masked paths, oneof displacement, kept secrets, immutable fields. */
 import { describe, expect, it } from 'vitest';
-import { applyUpdate } from '../../src/native/update.ts';
+import { mergeUpdate } from '../../src/render/merge.ts';
+
+/** The merged document alone, as these cases read it. */
+const applyUpdate = (...args: Parameters<typeof mergeUpdate>) => mergeUpdate(...args).document;
 import identityProviders from '../../mappings/identity-providers.ts';
 import identities from '../../mappings/identities.ts';
 import { invalidOn } from '../support/invalid-argument.ts';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/aip/errors.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 import { requestContext, type RequestContext } from '../../src/operation/context.ts';
 import type { Operation } from '../../src/operation/operation.ts';
 import { Guard, type Runner } from '../../src/policy/guard.ts';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareValues } from '../../src/aip/value-order.ts';
 import { sortKey, windowRows } from '../../src/aip/list-window.ts';
 import type { OrderKey } from '../../src/aip/order-by.ts';
-import { getPath } from '../../src/engine/shape.ts';
+import { getPath } from '../../src/vocabulary/json.ts';
 import { StoreConflictError, type Json, type Store, type StoredResource, type StoreFilter, type StoreListQuery } from '../../src/store/types.ts';
 import { postgresEngine, sqliteEngine, type Engine, type Place } from './engines.ts';
 import { prng as random } from '../support/prng.ts';

@@ -6,7 +6,7 @@
 import { fromJson, type DescMessage, type DescMethod, type JsonValue } from '@bufbuild/protobuf';
 import { bindContract, forMode, unservedMethods } from '../../src/contract/bindings.ts';
 import { apiServices, contract, httpRule } from '../../src/contract/registry.ts';
-import type { Mode } from '../../src/engine/custom-method.ts';
+import type { Mode } from '../../src/vocabulary/custom-method.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import { byRank, compileTemplate, type PathTemplate } from '../../src/transport/rest/path-template.ts';
 

@@ -19,7 +19,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { beforeAll, expect, it } from 'vitest';
 import { bindContract, forMode } from '../../src/contract/bindings.ts';
 import { apiServices, contract } from '../../src/contract/registry.ts';
-import type { Mode } from '../../src/engine/custom-method.ts';
+import type { Mode } from '../../src/vocabulary/custom-method.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import { rpcOfRoute } from './contract.ts';
 import { describeModes, type ModeName, type ModeStack } from './modes.ts';

@@ -2,8 +2,8 @@
  * Seeded v1 rows for the property tests of rendering (v2-path-reader, compiled-render): each member a
  * field table reads, present or missing, null, of every JSON kind, or only inherited.
  */
-import type { FieldSpec } from '../../src/engine/mapping.ts';
-import type { Json } from '../../src/engine/shape.ts';
+import type { FieldSpec } from '../../src/vocabulary/resource.ts';
+import type { Json } from '../../src/vocabulary/json.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 
@@ -12,7 +12,7 @@ export const VALUES: readonly unknown[] = [undefined, null, '', 'a/b', 'group-1'
 /** The v1 members a field table renders from, nested tables included (their members are looked up on the same row or below it). */
 export function members(fields: Fields, into = new Set<string>()): Set<string> {
   for (const [key, spec] of Object.entries(fields)) {
-    const source = spec.lookup ? spec.lookup.by : spec.v1 === undefined ? key : spec.v1;
+    const source = spec.v1 === undefined ? key : spec.v1;
     if (typeof source === 'string' && source !== '.') into.add(source.split('.')[0]!);
     into.add(key);
     if (spec.fields) members(spec.fields, into);

@@ -9,7 +9,7 @@ import type { ListScanMemo } from '../../v1/list-scan-memo.ts';
 import type { Page, RequestContext } from '../backend.ts';
 import type { KeptTimes } from '../kept-times.ts';
 import type { ListQuery } from '../list-query.ts';
-import type { ResourceMapping } from '../mapping.ts';
+import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import type { WalkCache } from '../walk-cache.ts';
 import { plainStages, stagedReader, type ListStages, type RenderRows } from './reader.ts';
 import type { V1ListSource } from './source.ts';

@@ -13,9 +13,10 @@ import type { ScannedRows } from '../../v1/list-body.ts';
 import type { Page, RequestContext } from '../backend.ts';
 import { withKeptTime } from '../kept-times.ts';
 import type { ListQuery } from '../list-query.ts';
-import type { FieldSpec, ResourceMapping } from '../mapping.ts';
+import type { FieldSpec, ResourceMapping } from '../../vocabulary/resource.ts';
 import { v1UidKey } from '../registry.ts';
-import { v2PathReader, type Json } from '../shape.ts';
+import { v2PathReader } from '../v1-row.ts';
+import type { Json } from '../../vocabulary/json.ts';
 import type { V1ListSource } from './source.ts';
 
 /** Kept times by uid (engine/kept-times.ts). */

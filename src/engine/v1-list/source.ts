@@ -7,10 +7,10 @@ import type { V1Client, ReadSuccess } from '../../v1/client.ts';
 import { v1ListRows } from '../../v1/answer-fields.ts';
 import type { QueryValue } from '../../v1/query-string.ts';
 import type { RequestContext } from '../backend.ts';
-import { IDS_PER_CALL } from '../hydrate.ts';
-import type { ResourceMapping } from '../mapping.ts';
+import { IDS_PER_CALL } from '../v1-rows-by-id.ts';
+import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import { v1CollectionPath } from '../registry.ts';
-import type { Json } from '../shape.ts';
+import type { Json } from '../../vocabulary/json.ts';
 
 export type V1Query = Readonly<Record<string, QueryValue>>;
 

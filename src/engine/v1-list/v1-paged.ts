@@ -9,7 +9,7 @@ import type { OrderKey } from '../../aip/order-by.ts';
 import type { PageCursor } from '../../aip/page-token.ts';
 import type { Page } from '../backend.ts';
 import { v1UidKey } from '../registry.ts';
-import type { Json } from '../shape.ts';
+import type { Json } from '../../vocabulary/json.ts';
 import { v2Reader, type ListRequest, type RenderRows } from './reader.ts';
 import type { V1ListSource } from './source.ts';
 

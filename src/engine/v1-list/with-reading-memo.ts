@@ -9,10 +9,10 @@
 import { windowCarried, type CutWindow } from '../../aip/list-window.ts';
 import type { ResourceTimes } from '../../store/types.ts';
 import type { ScannedRows } from '../../v1/list-body.ts';
-import type { ResourceMapping } from '../mapping.ts';
+import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from '../reading-memo.ts';
 import { v1UidKey } from '../registry.ts';
-import type { Json } from '../shape.ts';
+import type { Json } from '../../vocabulary/json.ts';
 import { queryPaths, readsKeptTime, rowMatcher, type ListedRow, type ListedRows, type ListRequest, type StagesWrapper } from './reader.ts';
 
 /** A row's rendering and the kept times it was rendered with. */

@@ -11,9 +11,10 @@ import { ScannedRows } from '../../v1/list-body.ts';
 import type { ListScanMemo } from '../../v1/list-scan-memo.ts';
 import { callerOf } from '../caller-key.ts';
 import { KeptTimes } from '../kept-times.ts';
-import type { ResourceMapping } from '../mapping.ts';
+import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey } from '../registry.ts';
-import { v1MembersOf, type Json } from '../shape.ts';
+import { v1MembersOf } from '../v1-row.ts';
+import type { Json } from '../../vocabulary/json.ts';
 import { queryPaths, type ListedRows, type StagesWrapper } from './reader.ts';
 import type { V1ListSource } from './source.ts';
 

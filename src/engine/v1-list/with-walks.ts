@@ -6,7 +6,7 @@
 import { windowOrdered } from '../../aip/list-window.ts';
 import { callerOf } from '../caller-key.ts';
 import { v1UidKey } from '../registry.ts';
-import type { Json } from '../shape.ts';
+import type { Json } from '../../vocabulary/json.ts';
 import type { WalkCache } from '../walk-cache.ts';
 import type { ReaderWrapper, RenderRows } from './reader.ts';
 import type { V1ListSource } from './source.ts';

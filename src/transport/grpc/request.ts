@@ -9,7 +9,7 @@ import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMes
 import { invalidField } from '../../aip/errors.ts';
 import { asQuery } from '../../aip/list-request.ts';
 import { jsonPath, type Binding } from '../../contract/bindings.ts';
-import { getPath, isObject, type Json } from '../../engine/shape.ts';
+import { getPath, isObject, type Json } from '../../vocabulary/json.ts';
 import type { Operation } from '../../operation/operation.ts';
 
 export function grpcOperation(binding: Binding, message: Message): Operation {

@@ -8,7 +8,7 @@ import { singleParam, type RawQuery } from '../../aip/list-request.ts';
 import { camelToSnake, snakeToCamel } from '../../aip/names.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { requestFromRest } from '../../contract/request-message.ts';
-import { isObject, type Json } from '../../engine/shape.ts';
+import { isObject, type Json } from '../../vocabulary/json.ts';
 import type { Operation } from '../../operation/operation.ts';
 import { refuseUnknownQueryKeys } from './query-keys.ts';
 

@@ -26,7 +26,7 @@ import { Code as ConnectCode, ConnectError, createClient, type Client } from '@c
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindContract, forMode, type Binding } from '../../../src/contract/bindings.ts';
-import type { Json } from '../../../src/engine/shape.ts';
+import type { Json } from '../../../src/vocabulary/json.ts';
 import { httpStatusFor, isCode } from '../../../src/rpc-status.ts';
 import { asQuery } from '../../../src/aip/list-request.ts';
 import { apiServices, contract } from '../../../src/contract/registry.ts';

@@ -4,30 +4,6 @@
  * native backend reads it and names no resource itself.
  */
 
-/**
- * Where a reference's target uid is found, relative to the resource: a field
- * path of its stored document (`identityUid`), or one of its positions in the
- * hierarchy: `@parent` (the UIDP's parent) or `@root` (the UIDP's first
- * segment, which for a root is the resource itself).
- */
-export type ReferenceSource = string;
-
-/**
- * An output field filled at read time from a row of another kind (or the
- * same kind), so it always shows the referenced resource as it is now.
- */
-export interface NativeReference {
-  /** The mapping name of the referenced kind, e.g. `identities`. */
-  readonly kind: string;
-  readonly by: ReferenceSource;
-  /**
-   * What the field holds: one path of the referenced document (the field is
-   * that value), or sub-field → path (the field is a message built from
-   * them). Missing referenced rows render the field's zero value.
-   */
-  readonly pick: string | Readonly<Record<string, string>>;
-}
-
 /** What a derived field is computed for. */
 export interface DerivedRead {
   readonly uid: string;
@@ -173,8 +149,6 @@ export interface NativeSpec {
    * identity provider's SCIM credential); references and cascades may name them.
    */
   readonly keeps?: readonly string[];
-  /** Output fields filled at read time from other rows, by top-level v2 field. */
-  readonly references?: Readonly<Record<string, NativeReference>>;
   /** Output fields computed at read time from a kept row and the clock, by top-level v2 field. */
   readonly derived?: Readonly<Record<string, NativeDerived>>;
   /** Output fields assigned on create, by top-level v2 field. */

@@ -1,12 +1,14 @@
 /**
- * The v2 document as native mode keeps and serves it, driven by field specs:
- * every field present in the mapping's order, unset fields at the zero value
- * translate mode renders (oneof members and proto3 optionals absent instead),
- * int64 as strings, timestamps at millisecond precision. Pure.
+ * The v2 document in its normal form, driven by field specs: every field
+ * present in the mapping's order, unset fields at their zero value (oneof
+ * members and proto3 optionals absent instead), int64 as strings, timestamps
+ * at millisecond precision. The store keeps documents in this form and the
+ * render stage serves them in it; a v1 row rendered (render/v1-row.ts) has the
+ * same zero values. Pure.
  */
 import { toMillisTimestamp } from '../aip/time.ts';
-import type { FieldSpec } from '../engine/mapping.ts';
-import { isObject, renameKeys, renderV2, typeOf, type Json } from '../engine/shape.ts';
+import { isObject, renameKeys, type Json } from './json.ts';
+import { typeOf, type FieldSpec } from './resource.ts';
 
 type Fields = Readonly<Record<string, FieldSpec>>;
 
@@ -23,23 +25,28 @@ export interface NormalizeOptions {
   stored?: boolean;
 }
 
-/**
- * A field's zero value exactly as translate mode renders an absent v1 value,
- * taken from the shared renderer so the two modes cannot drift apart;
- * `undefined` for oneof members and optionals, which are then absent.
- */
-export function zeroOf(spec: FieldSpec): unknown {
-  if (!ZEROS.has(spec)) {
-    const { lookup: _lookup, secret: _secret, inputOnly: _inputOnly, ...plain } = spec;
-    ZEROS.set(spec, renderV2({ zero: { ...plain, v1: null } }, {}).zero);
+/** A field's zero value, as both modes render an unset field (a message's is null, a timestamp's too). */
+export function zeroValue(spec: FieldSpec): unknown {
+  if (spec.repeated) return [];
+  switch (typeOf(spec)) {
+    case 'string': return '';
+    case 'bool': return false;
+    case 'int': return 0;
+    case 'int64': return '0';
+    case 'enum': return spec.enum?.zero ?? '';
+    case 'map': return {};
+    default: return null;
   }
-  const zero = ZEROS.get(spec);
-  // [] and {} are handed out fresh: documents are mutated after they are built.
-  return typeof zero === 'object' && zero !== null ? structuredClone(zero) : zero;
 }
 
-/** Zero values by spec: rendering one is cheap, but a page renders thousands. */
-const ZEROS = new WeakMap<FieldSpec, unknown>();
+/**
+ * What an unset field shows: its zero value, or `undefined` for oneof members
+ * and optionals, which are then absent. A fresh [] or {} each time: documents
+ * are mutated after they are built.
+ */
+export function zeroOf(spec: FieldSpec): unknown {
+  return spec.oneof || spec.optional ? undefined : zeroValue(spec);
+}
 
 /** The document built from `value` under `fields` (see NormalizeOptions); keys no field declares are dropped. */
 export function normalize(fields: Fields, value: Json, options: NormalizeOptions): Json {

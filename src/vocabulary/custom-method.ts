@@ -16,7 +16,7 @@ import type { Store } from '../store/types.ts';
 import type { RequestContext } from '../operation/context.ts';
 import type { Orderable } from '../aip/order-by.ts';
 import type { PageCursor } from '../aip/page-token.ts';
-import type { Json } from './shape.ts';
+import type { Json } from './json.ts';
 
 export type Mode = 'translate' | 'native';
 

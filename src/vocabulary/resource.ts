@@ -2,14 +2,13 @@
  * The vocabulary of `mappings/`: how one resource differs between v1 and v2.
  * A mapping is data. The engine reads it and never names a resource itself,
  * so adding a resource means adding a mapping file (and emulator support).
+ * Types and pure helpers only: every layer reads this file, so it imports
+ * nothing above it.
  */
 import type { ZodType } from 'zod';
 import type { Orderable } from '../aip/order-by.ts';
-import type { NativeSpec } from '../native/spec.ts';
+import type { NativeSpec } from './native.ts';
 import type { CustomMethod } from './custom-method.ts';
-import { resourceMessageName } from '../contract/bindings.ts';
-import { contractFields, withContract } from '../contract/fields.ts';
-import { contract } from '../contract/registry.ts';
 
 export type Service = 'iam' | 'registry' | 'vulnerabilities';
 
@@ -54,6 +53,13 @@ export interface FieldSpec {
    * read back to be restated.
    */
   readonly secret?: boolean;
+  /**
+   * REQUIRED in the contract: a create must set it (a message's required
+   * fields, where the message is set), an update naming it may not clear it.
+   * Checked by the render stage (render/validate.ts), never restated in a
+   * mapping's rules.
+   */
+  readonly required?: boolean;
   /** Fixed at create: an update may restate it (a no-op) but not change it. */
   readonly immutable?: boolean;
   /**
@@ -73,8 +79,26 @@ export interface FieldSpec {
   readonly optional?: boolean;
   /** Left out of List answers (shown at its zero value), as the contract says of it; Get shows it. */
   readonly listOmits?: boolean;
-  /** Hydrated from another resource: read `pick` from the v1 row of `resource` whose id sits at `by`. */
-  readonly lookup?: { readonly resource: string; readonly by: string; readonly pick: string };
+}
+
+/**
+ * Where a reference's target uid is found, relative to the resource: a field
+ * path of its v2 document (`identityUid`), or one of its positions in the
+ * hierarchy: `@parent` (the UIDP's parent) or `@root` (the UIDP's first
+ * segment, which for a root is the resource itself).
+ */
+export type ReferenceSource = string;
+
+export interface Reference {
+  /** The mapping name of the referenced kind, e.g. `identities` (or a kind a mapping `keeps`). */
+  readonly kind: string;
+  readonly by: ReferenceSource;
+  /**
+   * What the field holds: one path of the referenced document (the field is
+   * that value), or sub-field → path (the field is a message built from
+   * them). Missing referenced rows render the field's zero value.
+   */
+  readonly pick: string | Readonly<Record<string, string>>;
 }
 
 export type FilterOp =
@@ -111,8 +135,6 @@ export interface ResourceMapping {
   /** AIP resource type, for ResourceInfo in NOT_FOUND errors. */
   readonly resourceType: string;
   readonly service: Service;
-  /** The v2 collection segment: `/iam/v2beta1/<collection>`. */
-  readonly collection: string;
   readonly operations: readonly ('list' | 'get' | 'create' | 'update' | 'delete')[];
   /**
    * v1 has no equivalent of this resource: native mode serves it, translate
@@ -167,6 +189,12 @@ export interface ResourceMapping {
      */
     readonly organisationScoped?: readonly string[];
   };
+  /**
+   * Oneofs of which a write must set exactly one member, by the contract's
+   * oneof name (`relationship`), dotted inside a message (`claimMatch.iss`,
+   * checked where the message is set). The members are the contract's.
+   */
+  readonly requiredOneofs?: readonly string[];
   /** Rules for writable fields, checked on create and on the masked paths of an update. */
   readonly validate?: ZodType;
   /** Custom methods beyond the standard five, by their RPC in the contract. */
@@ -201,6 +229,13 @@ export interface ResourceMapping {
       readonly v1Path: string;
     };
   };
+  /**
+   * Output fields that show another resource as it is now, filled at read
+   * time through the backend's rows-by-id in both modes (render/references.ts),
+   * by top-level v2 field. Where v1's rows carry a picked value themselves
+   * (its field spec has a v1 source), translate mode renders it from the row.
+   */
+  readonly references?: Readonly<Record<string, Reference>>;
   /** The fields as the mapping file declares them, before the contract's are laid under them (for the test that nothing is said twice). */
   readonly declaredFields?: Readonly<Record<string, FieldSpec>>;
   /** Native-mode behaviour beyond what the field specs say. */
@@ -211,19 +246,6 @@ export interface ResourceMapping {
     /** Refuse with RESOURCE_NOT_EMPTY while any of these resources has a row under the uid. */
     readonly refuseWhileParentOf?: readonly string[];
   };
-}
-
-/**
- * A mapping as the engine reads it: its resource's fields as the contract
- * declares them (types, repetition, oneofs, field behaviours, in the
- * contract's order), with the mapping's own declarations laid over them.
- * A resource the contract does not know (a test's made-up one) keeps only
- * what it declares.
- */
-export function defineResource(mapping: ResourceMapping): ResourceMapping {
-  const message = contract.getMessage(resourceMessageName(mapping));
-  if (!message) return mapping;
-  return { ...mapping, declaredFields: mapping.fields, fields: withContract(contractFields(message), mapping.fields, mapping.name) };
 }
 
 /** An enum whose v2 names are the v1 names behind a prefix (same numbers); `zero` pairs the unspecified values. */
@@ -239,3 +261,16 @@ export function enumRename(pairs: readonly (readonly [v1: string, v2: string])[]
     zero,
   };
 }
+
+/** Default: `message` when `fields` is given, otherwise `string`. */
+export function typeOf(spec: FieldSpec): FieldType {
+  return spec.type ?? (spec.fields ? 'message' : 'string');
+}
+
+/** The proto message a mapping's resource is: its AIP type's last segment, in its service's v2beta1 package. */
+export function resourceMessageName(mapping: Pick<ResourceMapping, 'service' | 'resourceType'>): string {
+  return `chainguard.platform.${mapping.service}.v2beta1.${mapping.resourceType.split('/').pop()}`;
+}
+
+/** The kinds of v2 operation (operation/operation.ts builds one of each): the contract's bindings name them too. */
+export type OperationKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'batchCreate' | 'lookup' | 'custom';

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { invalidField } from '../aip/errors.ts';
-import { getPath, type Json } from '../engine/shape.ts';
-import type { NativeGenerated } from './spec.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
+import type { NativeGenerated } from '../vocabulary/native.ts';
 
 export interface Generated {
   /** Values kept in the document. */

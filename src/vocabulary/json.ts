@@ -1,0 +1,58 @@
+/**
+ * JSON values as the gateway moves them between layers: a JSON object, and
+ * reading and writing dotted paths through own properties only.
+ */
+import { ownValue } from '../aip/names.ts';
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Dotted paths split once: a List reads the same few paths of every row. Bounded, as some paths come from clients. */
+const SEGMENTS = new Map<string, readonly string[]>();
+const MAX_REMEMBERED_PATHS = 10_000;
+
+/** The value at a dotted path, through own properties only (never one Object.prototype lends). */
+export function getPath(obj: unknown, path: string): unknown {
+  if (!path.includes('.')) return isObject(obj) ? ownValue(obj, path) : undefined;
+  let segments = SEGMENTS.get(path);
+  if (!segments) {
+    segments = path.split('.');
+    if (SEGMENTS.size < MAX_REMEMBERED_PATHS) SEGMENTS.set(path, segments);
+  }
+  let value: unknown = obj;
+  for (const segment of segments) {
+    if (!isObject(value)) return undefined;
+    value = ownValue(value, segment);
+  }
+  return value;
+}
+
+/** Sets an own property, even one named `__proto__` (which plain assignment would take as the prototype). */
+export function setOwn(target: Json, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Sets the value at a dotted path, making the objects on the way; `undefined` deletes it. */
+export function setPath(target: Json, path: string, value: unknown): void {
+  const segments = path.split('.');
+  let node = target;
+  for (const segment of segments.slice(0, -1)) {
+    if (!isObject(ownValue(node, segment))) setOwn(node, segment, {});
+    node = node[segment] as Json;
+  }
+  const last = segments[segments.length - 1]!;
+  if (value === undefined) delete node[last];
+  else setOwn(node, last, value);
+}
+
+/** A copy of a map with its keys renamed where `names` knows them (a map keyed by an enum's names). */
+export function renameKeys(map: Json, names: Readonly<Record<string, string>> | undefined): Json {
+  if (!names) return { ...map };
+  const out: Json = {};
+  for (const [key, value] of Object.entries(map)) setOwn(out, Object.hasOwn(names, key) ? names[key]! : key, value);
+  return out;
+}
