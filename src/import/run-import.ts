@@ -12,6 +12,7 @@ import type { Json } from '../vocabulary/json.ts';
 import type { Store } from '../store/types.ts';
 import { isDescendantOf } from '../uidp.ts';
 import { isZeroSingleton, secretFields, storedRows } from './stored-rows.ts';
+import { Pool } from 'undici';
 import { v1Get, v1Rows, type V1Source } from './v1-rows.ts';
 import type { V1Copy, V1Reader } from '../../mappings/methods/store-rows.ts';
 import { writeBatch } from './write-batch.ts';
@@ -33,7 +34,8 @@ export interface ResourceSummary {
 }
 
 export interface ImportOptions {
-  source: V1Source;
+  /** v1, and the credentials to read it with (connections: a pool of the import's own unless given). */
+  source: Omit<V1Source, 'dispatcher'> & { dispatcher?: V1Source['dispatcher'] };
   store: Store;
   registry: MappingRegistry;
   /** What native mode holds only as copies of v1's data (mappings/index.ts COPIES_FROM_V1), made after the resources. */
@@ -73,6 +75,15 @@ function rank(mapping: ResourceMapping): number {
 }
 
 export async function runImport(options: ImportOptions): Promise<ResourceSummary[]> {
+  const pool = options.source.dispatcher ? undefined : new Pool(new URL(options.source.url).origin);
+  try {
+    return await importAll({ ...options, source: { ...options.source, dispatcher: options.source.dispatcher ?? pool! } });
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function importAll(options: ImportOptions & { source: V1Source }): Promise<ResourceSummary[]> {
   const { source, store, registry, roots } = options;
   const now = options.now ?? Date.now;
   const times = new KeptTimes(store.timestamps, now);

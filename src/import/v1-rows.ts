@@ -7,7 +7,7 @@
  * next chunk is read only when the caller asks for the next batch.
  */
 import { JSONParser } from '@streamparser/json';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
 
@@ -18,7 +18,8 @@ export interface V1Source {
   url: string;
   /** The Authorization header sent with every call: never logged, never in an error. */
   authorization: string;
-  dispatcher?: Dispatcher;
+  /** The connections to v1 (an undici Pool for its origin). */
+  dispatcher: Dispatcher;
   /** Deadline for the headers of each answer and for each gap between its chunks. */
   timeoutMs: number;
 }
@@ -114,12 +115,13 @@ async function send(source: V1Source, path: string, query: Readonly<Record<strin
   const url = new URL(path, source.url);
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   try {
-    return await request(url, {
+    return await source.dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: 'GET',
       headers: { authorization: source.authorization, accept: 'application/json' },
       headersTimeout: source.timeoutMs,
       bodyTimeout: source.timeoutMs,
-      ...(source.dispatcher ? { dispatcher: source.dispatcher } : {}),
     });
   } catch (error) {
     throw new V1ReadError(path, 0, (error as { code?: string }).code ?? (error as Error).message);
