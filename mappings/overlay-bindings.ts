@@ -10,14 +10,14 @@
 import { defineResource } from '../src/vocabulary/define.ts';
 import { UIDP_FILTERS } from './common.ts';
 import { createOverlayBinding } from './methods/overlay-bindings.ts';
-import { OVERLAYS_NATIVE_ONLY } from './overlays.ts';
+import { NO_OVERLAYS_IN_V1 } from './overlays.ts';
 
 export default defineResource({
   name: 'overlayBindings',
   resourceType: 'registry.chainguard.dev/OverlayBinding',
   service: 'registry',
   operations: ['list', 'get', 'delete'],
-  nativeOnly: OVERLAYS_NATIVE_ONLY,
+  keptInStore: NO_OVERLAYS_IN_V1,
   // Never called (the store keeps overlay bindings); names the resource for the write lock.
   v1: { collection: 'overlayBindings', idParam: 'id' },
   fields: {},

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { defineResource } from '../src/vocabulary/define.ts';
 import { UIDP_FILTERS, text } from './common.ts';
 
-export const OVERLAYS_NATIVE_ONLY = 'v1 has no overlays: the store keeps them, in both modes';
+export const NO_OVERLAYS_IN_V1 = 'v1 has no overlays';
 
 // Strict objects: any other populated config field is refused, as the service refuses it this milestone.
 const packagesOnly = z.strictObject({
@@ -25,7 +25,7 @@ export default defineResource({
   resourceType: 'registry.chainguard.dev/Overlay',
   service: 'registry',
   operations: ['list', 'get', 'create', 'delete'],
-  nativeOnly: OVERLAYS_NATIVE_ONLY,
+  keptInStore: NO_OVERLAYS_IN_V1,
   // Never called (the store keeps overlays); names the resource for the write lock.
   v1: { collection: 'overlays', idParam: 'id' },
   fields: {},

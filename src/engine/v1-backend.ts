@@ -26,7 +26,7 @@ import { v1List, type V1List } from './v1-list/compose.ts';
 import { v1ClientSource } from './v1-list/source.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
-import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { keptByV1, type ResourceMapping } from '../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import { renderV2 } from './v1-row.ts';
@@ -274,7 +274,7 @@ export class V1Backend implements BackendPort {
 
   async #refuseIfParent(mapping: ResourceMapping, uid: string, children: readonly string[], ctx: RequestContext): Promise<void> {
     // A resource v1 has no equivalent of has no rows there to count.
-    const inV1 = children.filter((name) => !this.#registry.get(name).nativeOnly);
+    const inV1 = children.filter((name) => keptByV1(this.#registry.get(name)));
     const counts = await Promise.all(inV1.map(async (name) => {
       const child = this.#registry.get(name);
       const childOf = Object.values(child.filters).find((f) => f.op === 'childOf' && f.v1);

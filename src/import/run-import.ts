@@ -2,10 +2,10 @@
  * Copies what v1 holds into the native store: every v1 list the mappings read,
  * each read once and written as every resource that lives in it (a repo's row
  * is a repo and its readme), a batch at a time. Resources v1 does not have
- * (a mapping's `nativeOnly`) are not v1's to give and are left as they are.
+ * (a mapping's `keptInStore`) are not v1's to give and are left as they are.
  */
 import { KeptTimes } from '../engine/kept-times.ts';
-import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { keptByV1, type ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
 import { v1CollectionPath } from '../engine/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
@@ -62,7 +62,7 @@ export const DEFAULT_BATCH = 500;
 export function importPlan(registry: MappingRegistry): { path: string; mappings: ResourceMapping[] }[] {
   const byPath = new Map<string, ResourceMapping[]>();
   for (const mapping of registry.all()) {
-    if (mapping.nativeOnly) continue;
+    if (!keptByV1(mapping)) continue;
     const path = v1CollectionPath(mapping);
     byPath.set(path, [...(byPath.get(path) ?? []), mapping]);
   }

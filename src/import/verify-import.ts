@@ -4,6 +4,7 @@
  * is checked is what clients will be served after the cut-over, not the
  * store's rows.
  */
+import { keptByV1 } from '../vocabulary/resource.ts';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
@@ -43,7 +44,7 @@ export async function verifyImport(options: VerifyOptions): Promise<ResourceDiff
   try {
     const results: ResourceDifferences[] = [];
     for (const mapping of options.registry.all()) {
-      if (mapping.nativeOnly || !mapping.operations.includes('list')) continue;
+      if (!keptByV1(mapping) || !mapping.operations.includes('list')) continue;
       // A List's REST collection is its resource's plural name (the list envelope's key).
       const path = `/${mapping.service}/v2beta1/${mapping.name}`;
       const [fromV1, fromStore] = await Promise.all([

@@ -1,6 +1,6 @@
 /**
  * Translate mode with two systems of record: an operation on what v1 has runs
- * over the v1 port, and one on what v1 lacks (a mapping's `nativeOnly`, a
+ * over the v1 port, and one on what v1 lacks (a mapping's `keptInStore`, a
  * custom method with no v1 implementation) over the store's, by the same
  * runner and render stage native mode uses. References across the two are
  * checked where they cross: a stored resource's parent or referent that v1
@@ -18,7 +18,7 @@ import { deleteReferrers } from '../store/delete-referrers.ts';
 import type { Store } from '../store/types.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
-import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { keptByV1 } from '../vocabulary/resource.ts';
 
 interface Runner {
   execute(op: Operation, ctx: RequestContext): Promise<Json>;
@@ -34,10 +34,7 @@ export interface TwoSystemsOptions {
   registry: MappingRegistry;
 }
 
-/** Whether v1 keeps this resource: everything but what the mappings say v1 has no equivalent of. */
-export function keptByV1(mapping: ResourceMapping): boolean {
-  return !mapping.nativeOnly;
-}
+export { keptByV1 };
 
 export class TwoSystems implements Runner {
   readonly #v1: Runner;

@@ -137,10 +137,11 @@ export interface ResourceMapping {
   readonly service: Service;
   readonly operations: readonly ('list' | 'get' | 'create' | 'update' | 'delete')[];
   /**
-   * v1 has no equivalent of this resource: native mode serves it, translate
-   * mode answers every one of its methods UNIMPLEMENTED with this reason.
+   * Where the resource lives when it is not v1's: v1 has no equivalent of it
+   * (this says why), so the store keeps it in both modes, and translate mode
+   * serves it from there beside v1's resources (operation/two-systems.ts).
    */
-  readonly nativeOnly?: string;
+  readonly keptInStore?: string;
   readonly v1: {
     /** The v1 collection segment: `/iam/v1/<collection>`. */
     readonly collection: string;
@@ -274,3 +275,8 @@ export function resourceMessageName(mapping: Pick<ResourceMapping, 'service' | '
 
 /** The kinds of v2 operation (operation/operation.ts builds one of each): the contract's bindings name them too. */
 export type OperationKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'batchCreate' | 'lookup' | 'custom';
+
+/** Whether v1 keeps this resource (translate mode's system of record), or the store does (`keptInStore`). */
+export function keptByV1(mapping: Pick<ResourceMapping, 'keptInStore'>): boolean {
+  return mapping.keptInStore === undefined;
+}

@@ -53,7 +53,7 @@ describe('what is served', () => {
 
   it('translate mode serves what v1 lacks from the store; a mode that cannot serve a method says why', () => {
     const groups = MAPPINGS.find((m) => m.name === 'groups')!;
-    const storeKept = { ...groups, nativeOnly: 'v1 keeps no such thing' };
+    const storeKept = { ...groups, keptInStore: 'v1 keeps no such thing' };
     const all = bindContract(services, [storeKept]);
     expect(forMode(all, 'translate')).toEqual({ served: all, reasons: {} });
     expect(forMode(all, 'native').served).toEqual(all);

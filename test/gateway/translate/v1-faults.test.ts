@@ -52,7 +52,7 @@ const PROBES = 16;
 
 /** What translate mode serves over v1: not what its store keeps because v1 has no equivalent (overlays, identity metadata). */
 const BINDINGS = forMode(bindContract(apiServices(), MAPPINGS), 'translate').served
-  .filter((b) => !b.mapping.nativeOnly && !(b.custom && !b.custom.translate));
+  .filter((b) => b.mapping.keptInStore === undefined && !(b.custom && !b.custom.translate));
 const OPERATIONS: DescMethod[] = BINDINGS.map((b) => b.method);
 const KIND = new Map(BINDINGS.map((b) => [b.method, b.kind]));
 /**
