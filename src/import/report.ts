@@ -51,7 +51,7 @@ export function formatDifferences(results: readonly ResourceDifferences[]): stri
   for (const r of results) {
     for (const uid of r.onlyInV1) lines.push(`${r.resource} ${uid}: only in v1`);
     for (const uid of r.onlyInStore) lines.push(`${r.resource} ${uid}: only in the store`);
-    for (const { uid, fields } of r.different) lines.push(`${r.resource} ${uid}: differs in ${fields.join(', ')}`);
+    for (const { uid, fields, classes } of r.different) lines.push(`${r.resource} ${uid}: differs in ${fields.map((f, i) => `${f} (${classes[i]})`).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -4,9 +4,12 @@
  * is checked is what clients will be served after the cut-over, not the
  * store's rows.
  */
-import { keptByV1 } from '../vocabulary/resource.ts';
+import { keptByV1, resourceMessageName } from '../vocabulary/resource.ts';
 import type { FastifyInstance } from 'fastify';
+import type { DescMessage } from '@bufbuild/protobuf';
+import { diffMessages } from '../compare/message-diff.ts';
 import { loadConfig } from '../config.ts';
+import { contract } from '../contract/registry.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
 import { buildGateway } from '../server.ts';
 import type { Store } from '../store/types.ts';
@@ -20,8 +23,8 @@ export interface ResourceDifferences {
   /** Uids only one side serves (at most a few of each). */
   onlyInV1: string[];
   onlyInStore: string[];
-  /** Resources served differently, with the top-level fields that differ (at most a few). */
-  different: { uid: string; fields: string[] }[];
+  /** Resources served differently, with the fields that differ and how (at most a few). */
+  different: { uid: string; fields: string[]; classes: string[] }[];
 }
 
 export interface VerifyOptions {
@@ -51,7 +54,9 @@ export async function verifyImport(options: VerifyOptions): Promise<ResourceDiff
         listAll(translate, path, mapping.name, options.authorization),
         listAll(native, path, mapping.name, options.authorization),
       ]);
-      results.push(compare(mapping.name, scoped(fromV1, options.roots), scoped(fromStore, options.roots)));
+      const message = contract.getMessage(resourceMessageName(mapping));
+      if (!message) throw new Error(`the contract has no message for ${mapping.name}`);
+      results.push(compare(mapping.name, message, scoped(fromV1, options.roots), scoped(fromStore, options.roots)));
     }
     return results;
   } finally {
@@ -79,15 +84,16 @@ function scoped(rows: Map<string, Record<string, unknown>>, roots: readonly stri
   return new Map([...rows].filter(([uid]) => roots.some((root) => uid === root || isDescendantOf(uid, root))));
 }
 
-function compare(resource: string, v1: Map<string, Record<string, unknown>>, store: Map<string, Record<string, unknown>>): ResourceDifferences {
+/** Each resource both sides serve, compared as the comparison compares answers: as messages of the contract (compare/message-diff.ts). */
+function compare(resource: string, message: DescMessage, v1: Map<string, Record<string, unknown>>, store: Map<string, Record<string, unknown>>): ResourceDifferences {
   const onlyInV1 = [...v1.keys()].filter((uid) => !store.has(uid));
   const onlyInStore = [...store.keys()].filter((uid) => !v1.has(uid));
   const different: ResourceDifferences['different'] = [];
   for (const [uid, a] of v1) {
     const b = store.get(uid);
     if (!b) continue;
-    const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
-    if (fields.length > 0) different.push({ uid, fields });
+    const differences = diffMessages(message, a, b, { ordered: true, created: false });
+    if (differences.length > 0) different.push({ uid, fields: differences.map((d) => d.path), classes: differences.map((d) => d.class) });
   }
   return {
     resource, v1: v1.size, store: store.size,
