@@ -6,6 +6,8 @@
  * AIP-193 UNAVAILABLE on REST and gRPC. No token is logged.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -24,15 +26,24 @@ describe('the sidecar assumes its workload identity', () => {
   let grpc: GrpcClient;
   const seen: string[] = [];
   let platformToken = '';
+  // A comparison candidate (--compare-with) that records the Authorization each shadowed call brings.
+  const candidateSaw: string[] = [];
+  let candidate: Server;
 
   beforeAll(async () => {
+    candidate = createServer((request, reply) => {
+      candidateSaw.push(request.headers.authorization ?? '');
+      reply.writeHead(200, { 'content-type': 'application/json' }).end('{"groups":[]}');
+    }).listen(0, '127.0.0.1');
+    await once(candidate, 'listening');
+    const candidateUrl = `http://127.0.0.1:${(candidate.address() as { port: number }).port}`;
     issuer = await startIssuer();
     issuer.identities.set(IDENTITY, { issuer: issuer.platform.url, subject: SUBJECT });
     const file = join(mkdtempSync(join(tmpdir(), 'v2gw-sidecar-')), 'token');
     platformToken = await issuer.platformToken(SUBJECT);
     writeFileSync(file, platformToken);
     stack = await startStack({
-      flags: ['--identity', IDENTITY, '--identity-token-file', file, '--issuer-url', issuer.url],
+      flags: ['--identity', IDENTITY, '--identity-token-file', file, '--issuer-url', issuer.url, '--compare-with', candidateUrl],
       emulator: { acceptToken: (token) => (seen.push(token), true) },
     });
     grpc = new GrpcClient(stack.url);
@@ -41,6 +52,7 @@ describe('the sidecar assumes its workload identity', () => {
     grpc?.close();
     await stack?.close();
     await issuer?.close();
+    candidate?.close();
   });
 
   it("answers with STS down and no token held: UNAVAILABLE with the reason, on REST and gRPC", async () => {
@@ -64,6 +76,14 @@ describe('the sidecar assumes its workload identity', () => {
     for (const token of seen) expect(decodeJwt(token)).toMatchObject({ iss: issuer.url, sub: IDENTITY, aud: stack.emulator.url });
   });
 
+  it("shadows a request that brings no token to the comparison candidate with the identity's token too", async () => {
+    candidateSaw.length = 0;
+    expect((await stack.client.get('/iam/v2beta1/groups', {}, { authorization: null })).status).toBe(200);
+    for (let waited = 0; candidateSaw.length === 0 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(candidateSaw).toHaveLength(1);
+    expect(decodeJwt(candidateSaw[0]!.replace(/^Bearer /, ''))).toMatchObject({ iss: issuer.url, sub: IDENTITY });
+  });
+
   it("lets a caller's own token win", async () => {
     seen.length = 0;
     expect((await stack.client.get('/iam/v2beta1/groups')).status).toBe(200);
@@ -71,7 +91,7 @@ describe('the sidecar assumes its workload identity', () => {
   });
 
   it('writes neither token to any log line', () => {
-    const secrets = [platformToken, platformToken.split('.')[2]!, ...seen];
+    const secrets = [platformToken, platformToken.split('.')[2]!, ...seen, ...candidateSaw.map((header) => header.replace(/^Bearer /, ''))];
     expect(stack.logs.filter((line) => secrets.some((secret) => line.includes(secret)))).toEqual([]);
     expect(stack.logs.some((line) => line.includes('identity token'))).toBe(true);
   });
