@@ -5,22 +5,14 @@
  * import copied it from v1 (v1's public feed, image manifests).
  */
 import type { Json } from '../../src/vocabulary/json.ts';
+import { BY_UID, scanRows } from '../../src/store/scan.ts';
 import type { Store, StoreFilter, StoredResource } from '../../src/store/types.ts';
-
-/** Rows per store read. */
-const CHUNK = 500;
 
 /** Every row of `kind` matching `filters`, in uid order. */
 export async function allRows(store: Store, kind: string, filters: readonly StoreFilter[] = []): Promise<StoredResource[]> {
   const rows: StoredResource[] = [];
-  let after: readonly unknown[] | undefined;
-  for (;;) {
-    const page = await store.resources.list({ kind, filters, order: [{ field: 'uid', desc: false }], skip: 0, limit: CHUNK, ...(after ? { after } : {}) });
-    rows.push(...page.rows);
-    const last = page.rows[page.rows.length - 1];
-    if (!page.more || !last) return rows;
-    after = [last.uid];
-  }
+  for await (const page of scanRows(store.resources, { kind, filters, order: BY_UID })) rows.push(...page);
+  return rows;
 }
 
 /** What a copy may read of v1: a whole list, a batch of rows at a time (v1's own pages walked), or one answer. */

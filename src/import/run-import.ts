@@ -9,6 +9,7 @@ import { keptByV1, type ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
 import { v1CollectionPath } from '../engine/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
+import { BY_UID, scanRows } from '../store/scan.ts';
 import type { Store } from '../store/types.ts';
 import { isDescendantOf } from '../uidp.ts';
 import { isZeroSingleton, secretFields, storedRows } from './stored-rows.ts';
@@ -138,25 +139,18 @@ async function importAll(options: ImportOptions & { source: V1Source }): Promise
   return summaries;
 }
 
-/** Page size when reading the store's rows of a kind for the ones v1 no longer shows. */
-const SCAN = 1000;
-
 async function staleRows(store: Store, mapping: ResourceMapping, seen: ReadonlySet<string>, roots: readonly string[]): Promise<string[]> {
   const kind = mapping.name;
   // Rows native mode seeds itself (the built-in roles) are its own, not v1's.
   const seeded = new Set((mapping.native?.seed ?? []).map((row) => row.uid));
   const stale: string[] = [];
-  let after: readonly unknown[] | undefined;
-  for (;;) {
-    const page = await store.resources.list({ kind, filters: [], order: [{ field: 'uid', desc: false }], skip: 0, limit: SCAN, ...(after ? { after } : {}) });
-    for (const row of page.rows) {
+  for await (const page of scanRows(store.resources, { kind, filters: [], order: BY_UID })) {
+    for (const row of page) {
       const inScope = roots.length === 0 || roots.some((root) => row.uid === root || isDescendantOf(row.uid, root));
       if (inScope && !seen.has(row.uid) && !seeded.has(row.uid)) stale.push(row.uid);
     }
-    const last = page.rows[page.rows.length - 1];
-    if (!page.more || !last) return stale;
-    after = [last.uid];
   }
+  return stale;
 }
 
 async function prune(store: Store, kind: string, uids: readonly string[]): Promise<number> {

@@ -5,15 +5,13 @@
  * nothing) and resumable (a run cut off keeps every batch it committed, and
  * the next run finds those unchanged and carries on).
  */
+import { fetchByUid } from '../native/references.ts';
 import type { Store, StoredResource } from '../store/types.ts';
 
 export interface BatchOutcome {
   written: number;
   unchanged: number;
 }
-
-/** Uids per `in` query: well inside both engines' parameter limits. */
-const CHUNK = 500;
 
 /**
  * `ownTimes`: the resource shows times of its own, which v1 (or the kept times) gave; otherwise the
@@ -22,14 +20,7 @@ const CHUNK = 500;
 export async function writeBatch(store: Store, kind: string, rows: readonly StoredResource[], ownTimes: boolean): Promise<BatchOutcome> {
   if (rows.length === 0) return { written: 0, unchanged: 0 };
   return store.transaction(async ({ resources }) => {
-    const held = new Map<string, StoredResource>();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const uids = rows.slice(i, i + CHUNK).map((row) => row.uid);
-      const { rows: found } = await resources.list({
-        kind, filters: [{ field: 'uid', op: 'in', value: uids }], order: [{ field: 'uid', desc: false }], skip: 0, limit: uids.length,
-      });
-      for (const row of found) held.set(row.uid, row);
-    }
+    const held = await fetchByUid(resources, kind, rows.map((row) => row.uid));
     let written = 0;
     for (const row of rows) {
       const before = held.get(row.uid);

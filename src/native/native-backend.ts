@@ -22,6 +22,7 @@ import {
 } from '../store/types.ts';
 import { resourceNotEmpty } from '../operation/rules.ts';
 import { deleteReferrers } from '../store/delete-referrers.ts';
+import { scanRows } from '../store/scan.ts';
 import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
 import { normalize } from '../vocabulary/document.ts';
 import { generate } from './assigned-on-create.ts';
@@ -49,8 +50,6 @@ export interface NativeBackendOptions {
   now?: () => number;
 }
 
-/** Rows per store query when a list must read every matching row. */
-const SCAN_CHUNK = 1000;
 
 export class NativeBackend implements BackendPort {
   readonly #store: Store;
@@ -280,14 +279,8 @@ export class NativeBackend implements BackendPort {
    */
   async #listFiltered(query: StoreListQuery, keep: (row: StoredResource) => boolean): Promise<StoreListResult> {
     const rows: StoredResource[] = [];
-    let after: readonly unknown[] | undefined;
-    for (;;) {
-      const page = await this.#store.resources.list({ ...query, skip: 0, limit: SCAN_CHUNK, ...(after ? { after } : {}) });
-      rows.push(...page.rows.filter(keep));
-      const last = page.rows[page.rows.length - 1];
-      if (!page.more || !last) break;
-      after = cursorAfter(last, query.order);
-    }
+    const { kind, filters, order } = query;
+    for await (const page of scanRows(this.#store.resources, { kind, filters, order }, (last) => cursorAfter(last, order))) rows.push(...page.filter(keep));
     const cursor = query.after ? { after: [...query.after], skipped: 0 } : undefined;
     const window = windowRows(rows, { order: query.order, pageSize: query.limit, skip: query.skip, cursor }, sortValue);
     return { rows: window.page, total: window.total, more: window.next !== undefined };

@@ -6,13 +6,11 @@
  * for itself). Two store reads per filter used, whatever the list's size.
  */
 import type { ResourceMapping } from '../vocabulary/resource.ts';
-import type { ResourceStore, StoreListQuery } from '../store/types.ts';
+import { BY_UID, scanRows } from '../store/scan.ts';
+import type { ResourceStore } from '../store/types.ts';
 import type { NativeThroughFilter } from '../vocabulary/native.ts';
 
 type FilterValue = string | boolean | readonly string[];
-
-/** Rows per read of the kind a filter goes through. */
-const CHUNK = 1000;
 
 /** The values each `through` filter of the request selects, by filter name; empty when it uses none. */
 export async function resolveThroughFilters(
@@ -38,16 +36,8 @@ async function standingFor(store: ResourceStore, filter: NativeThroughFilter, wa
 
 async function uids(store: ResourceStore, where: { field: string; value: readonly string[] }, kind: string): Promise<string[]> {
   const found: string[] = [];
-  let after: readonly unknown[] | undefined;
-  for (;;) {
-    const query: StoreListQuery = {
-      kind, filters: [{ field: where.field, op: 'in', value: where.value }], order: [{ field: 'uid', desc: false }], skip: 0, limit: CHUNK,
-      ...(after ? { after } : {}),
-    };
-    const page = await store.list(query);
-    found.push(...page.rows.map((row) => row.uid));
-    const last = page.rows[page.rows.length - 1];
-    if (!page.more || !last) return found;
-    after = [last.uid];
+  for await (const page of scanRows(store, { kind, filters: [{ field: where.field, op: 'in', value: where.value }], order: BY_UID })) {
+    found.push(...page.map((row) => row.uid));
   }
+  return found;
 }

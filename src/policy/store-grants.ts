@@ -3,8 +3,9 @@
  * AccessReader), and the one write it makes: the owner binding of an
  * organisation to whoever created it.
  */
-import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/types.ts';
+import { newChildUid } from '../uidp.ts';
+import { normalize } from '../vocabulary/document.ts';
 import roleBindings from '../../mappings/role-bindings.ts';
 import roles from '../../mappings/roles.ts';
 import type { AccessReader } from './grants.ts';
@@ -43,16 +44,10 @@ export class StoreGrants implements AccessReader {
     return Array.isArray(capabilities) ? capabilities.map(String) : [];
   }
 
-  /** Binds `identity` to `role` at `group` (the organisation it just created). */
+  /** Binds `identity` to `role` at `group` (the organisation it just created), stored as native mode stores a binding. */
   async bind(group: string, identity: string, role: string, now = new Date().toISOString()): Promise<void> {
-    const uid = `${group}/${randomBytes(8).toString('hex')}`;
-    await this.#store.resources.insert({
-      kind: roleBindings.name,
-      uid,
-      parent: group,
-      body: { uid, identityUid: identity, roleUid: role, createTime: now },
-      createTime: now,
-      updateTime: now,
-    });
+    const uid = newChildUid(group);
+    const body = { ...normalize(roleBindings.fields, { identityUid: identity, roleUid: role }, { keepOutputOnly: false }), uid, createTime: now };
+    await this.#store.resources.insert({ kind: roleBindings.name, uid, parent: group, body, createTime: now, updateTime: now });
   }
 }
