@@ -276,8 +276,8 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
   // What v1 has no equivalent of lives in the store, served by the runner native mode uses, made when first asked for.
-  const { TwoSystems, keptByV1 } = await import('./operation/two-systems.ts');
-  const inV1 = (kind: string) => registry.all().some((mapping) => mapping.name === kind && keptByV1(mapping));
+  const { TwoSystems, kindInV1 } = await import('./operation/two-systems.ts');
+  const inV1 = (kind: string) => kindInV1(registry, kind);
   const runner = (over: (backend: BackendPort) => OperationRunner): Runner => {
     const v1Runner = over(v1Backend);
     const storeRunner = async (): Promise<Runner> => {

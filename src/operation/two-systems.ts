@@ -36,6 +36,12 @@ export interface TwoSystemsOptions {
 
 export { keptByV1 };
 
+/** Whether v1 keeps a kind of the store's: a mapping's as its mapping says; a kind the store keeps without one (identity metadata, SCIM state) is the store's. */
+export function kindInV1(registry: MappingRegistry, kind: string): boolean {
+  const mapping = registry.all().find((m) => m.name === kind);
+  return mapping !== undefined && keptByV1(mapping);
+}
+
 export class TwoSystems implements Runner {
   readonly #v1: Runner;
   readonly #store: () => Promise<Runner>;
@@ -65,18 +71,12 @@ export class TwoSystems implements Runner {
       if (refusal) throw refusal;
     }
     const answer = await this.#v1.execute(op, ctx);
-    const cascades = (mapping.native?.delete?.cascade ?? []).filter(({ kind }) => !this.#inV1(kind));
+    const cascades = (mapping.native?.delete?.cascade ?? []).filter(({ kind }) => !kindInV1(this.#registry, kind));
     if (cascades.length > 0) {
       await this.#rows.transaction(async ({ resources }) => {
         for (const { kind, field } of cascades) await deleteReferrers(resources, kind, field, uid);
       });
     }
     return answer;
-  }
-
-  /** A kind the store keeps without a mapping (identity metadata, SCIM state) is the store's. */
-  #inV1(kind: string): boolean {
-    const mapping = this.#registry.all().find((m) => m.name === kind);
-    return mapping !== undefined && keptByV1(mapping);
   }
 }
