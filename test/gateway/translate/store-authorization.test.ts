@@ -34,6 +34,8 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
   /** Caching grants for a minute; and one asking v1 on every request, with a short v1 timeout. */
   let cached: { gateway: FastifyInstance; url: string };
   let uncached: { gateway: FastifyInstance; url: string };
+  /** Keeping grants for a quarter of a second. */
+  let brief: { gateway: FastifyInstance; url: string };
   let rest: Client;
   let restUncached: Client;
   let grpc: GrpcClient;
@@ -80,6 +82,7 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
 
     cached = await startGateway(emulatorUrl, ['--auth-grants-cache-ms', '60000']);
     uncached = await startGateway(emulatorUrl, ['--auth-grants-cache-ms', '0', '--v1-timeout-ms', '300']);
+    brief = await startGateway(emulatorUrl, ['--auth-grants-cache-ms', '250']);
     rest = new Client(cached.url);
     restUncached = new Client(uncached.url);
     grpc = new GrpcClient(cached.url);
@@ -104,6 +107,7 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
     grpcUncached?.close();
     await cached?.gateway.close();
     await uncached?.gateway.close();
+    await brief?.gateway.close();
     await emulator?.close();
   });
 
@@ -185,7 +189,7 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
     expect((await rejected(grpc.call(OVERLAYS, 'ListOverlays', {}, as('stranger')))).code).toBe(16);
   });
 
-  it('asks v1 once per token within the grants lifetime', async () => {
+  it('asks v1 once per token within the grants lifetime, and again after it', async () => {
     // A write drops what was kept; then reads by two tokens cost one WhoAmI each.
     expect((await rest.post(`/registry/v2beta1/overlays/${orgA}`, packages('cache-probe'), as('good'))).status).toBe(200);
     validations.count = 0;
@@ -199,6 +203,14 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
     validations.count = 0;
     for (let i = 0; i < 3; i++) expect((await restUncached.get('/registry/v2beta1/overlays', {}, as('good'))).status).toBe(200);
     expect(validations.count).toBe(3);
+    // No longer than the lifetime.
+    const briefly = new Client(brief.url);
+    validations.count = 0;
+    for (let i = 0; i < 2; i++) expect((await briefly.get('/registry/v2beta1/overlays', {}, as('good'))).status).toBe(200);
+    expect(validations.count).toBe(1);
+    await sleep(400);
+    expect((await briefly.get('/registry/v2beta1/overlays', {}, as('good'))).status).toBe(200);
+    expect(validations.count).toBe(2);
   });
 
   describe('when v1 cannot say what the caller may do, nothing the store keeps is served', () => {
