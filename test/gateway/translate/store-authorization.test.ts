@@ -51,6 +51,7 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
   let bindingA: string;
   let alice: string;
   let bob: string;
+  let rita: string;
 
   beforeAll(async () => {
     const built = buildEmulator({ seed: 'none', acceptToken: (token) => token !== 'stranger', auth });
@@ -65,7 +66,6 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
 
     const user = (name: string) => state.createIdentity(null, { name, claimMatch: { issuer: 'https://issuer.example', subject: name } }).id;
     let mallory: string;
-    let rita: string;
     [alice, mallory, rita, bob] = ['alice', 'mallory', 'rita', 'bob'].map(user) as [string, string, string, string];
     orgA = state.createGroup(null, { name: 'org-a' }).id;
     team = state.createGroup(orgA, { name: 'team' }).id;
@@ -168,6 +168,14 @@ describe('translate mode authorizes what its store keeps by what v1 states at /a
     expect((await rest.post(`/registry/v2beta1/overlays/${team}`, packages('by-bob'), as('sub'))).status).toBe(200);
     expect((await rest.post(`/registry/v2beta1/overlays/${orgA}`, packages('by-bob'), as('sub'))).status).toBe(403);
     expect((await rejected(grpc.call(OVERLAYS, 'CreateOverlay', { parent: other, overlay: packages('by-bob') }, as('sub')))).code).toBe(7);
+  });
+
+  it('a role binding made through the gateway counts on the next request, whatever was kept', async () => {
+    expect((await rest.post(`/registry/v2beta1/overlays/${other}`, packages('by-rita'), as('reader'))).status).toBe(403);
+    const bound = await rest.post(`/iam/v2beta1/roleBindings/${other}`, { identityUid: rita, roleUid: state.builtinRoles.editor }, as('good'));
+    expect(bound.status, bound.text).toBe(200);
+    expect((await rest.post(`/registry/v2beta1/overlays/${other}`, packages('by-rita'), as('reader'))).status).toBe(200);
+    expect((await rest.post(`/registry/v2beta1/overlays/${orgA}`, packages('by-rita'), as('reader'))).status).toBe(403);
   });
 
   it("identity metadata is written for the subject v1 states, not the one the token claims (REST and gRPC)", async () => {
