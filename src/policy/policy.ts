@@ -48,7 +48,7 @@ export async function policyStep(
 /**
  * Translate mode: v1 judges every token. What v1 serves, it authorizes on the call itself; what the store
  * keeps (two-systems.ts) is authorized here, as native mode authorizes it, by the caller and grants v1
- * states for the token (v1-grants.ts). Without a v1 client to ask, what the store keeps is refused.
+ * states for the token (v1-grants.ts).
  */
 async function translateGuard(
   config: Pick<Config, 'authGrantsCacheMs'>,
@@ -62,7 +62,8 @@ async function translateGuard(
     import('./v1-grants.ts'),
     import('../operation/two-systems.ts'),
   ]);
-  const v1 = new V1Grants(parts.v1 ?? { call: () => Promise.reject(new Error('no v1 client')) }, config.authGrantsCacheMs);
+  if (!parts.v1) throw new Error('translate mode needs the v1 client to ask who a token is');
+  const v1 = new V1Grants(parts.v1, config.authGrantsCacheMs);
   return new Guard(inner, {
     rules,
     assumed: parts.assumed,
