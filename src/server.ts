@@ -10,6 +10,7 @@ import type { BackendPort } from './engine/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
 import type { RequestContext } from './operation/context.ts';
 import type { Runner } from './policy/guard.ts';
+import type { V1Caller } from './policy/v1-grants.ts';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { bindContract, forMode, unservedMethods } from './contract/bindings.ts';
 import { apiServices, contract } from './contract/registry.ts';
@@ -81,6 +82,8 @@ interface Serving {
   /** Why the backend cannot serve now, or undefined when it can. */
   unreadyBecause: () => Promise<string | undefined>;
   close: () => Promise<void>;
+  /** Translate mode: the v1 client, which the policy step asks who a token is and what it may do. */
+  v1?: V1Caller;
 }
 
 export async function buildGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<FastifyInstance> {
@@ -130,7 +133,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
   // Authentication and authorization, between the transports and the runner: one step both protocols pass through.
-  const guarded = await policyStep(config, bindings, store, runner, { assumed: await assumedIdentity(config, log) });
+  const guarded = await policyStep(config, bindings, store, runner, { assumed: await assumedIdentity(config, log), v1: serving.v1 });
   // Side-by-side comparison and capture (src/compare) in front of that, loaded only when asked for: a call the
   // policy refuses is compared too (one side denying what the other serves is a difference of access).
   const shadowing = config.compareWith || config.capture
@@ -299,7 +302,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
       registry,
     });
   };
-  return { runner, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
+  return { runner, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close(), v1 };
 }
 
 /** The workload identity the sidecar assumes (--identity), loaded only when one is configured. */

@@ -9,9 +9,10 @@
  * v1 has no identity metadata, so the store keeps it in both modes: one row
  * per identity (its uid; the identity v1's in translate mode), gone with the
  * identity. The caller's identity is the request's caller (policy/guard.ts):
- * the verified token's `sub` when issuers are configured; otherwise (translate
- * mode, where v1 judges the token, or native mode for local use) the token's
- * unverified `sub`.
+ * the verified token's `sub` when issuers are configured; in translate mode
+ * the subject v1 states for the token (its WhoAmI, policy/v1-grants.ts), with
+ * the given and family names of v1's profile; otherwise (native mode for
+ * local use) the token's unverified `sub`.
  */
 import { contract } from '../../src/contract/registry.ts';
 import { contractFields } from '../../src/contract/fields.ts';
@@ -20,7 +21,8 @@ import { isObject, type Json } from '../../src/vocabulary/json.ts';
 import { readUpdate } from '../../src/render/request-body.ts';
 import { mergeUpdate } from '../../src/render/merge.ts';
 import { claimString } from '../../src/policy/unverified-claims.ts';
-import { unauthenticated } from '../../src/aip/errors.ts';
+import { notFound, unauthenticated } from '../../src/aip/errors.ts';
+import { isUidp } from '../../src/uidp.ts';
 
 /** The store's kind for the rows; the identities mapping declares it kept and cascades its deletes to it. */
 export const IDENTITY_METADATA_KIND = 'identityMetadata';
@@ -33,7 +35,9 @@ export const updateIdentityMetadata: CustomMethod = {
     const caller = ctx.caller;
     if (!caller?.subject) throw unauthenticated("the bearer token names no identity (it is no JWT with a 'sub' claim)");
     const { claims, subject: uid } = caller;
-    // The caller's own identity must be registered: NOT_FOUND otherwise, as for any identity.
+    // The caller's own identity must be registered: NOT_FOUND otherwise, as for any identity (a subject that is
+    // no uid, such as a v1 user's that is no identity of v1's IAM, names none).
+    if (!isUidp(uid)) throw notFound('iam.chainguard.dev/Identity', uid);
     const identity = await access.get('identities', uid);
     const body = isObject(request.identityMetadata) ? request.identityMetadata : {};
     const { value, paths } = readUpdate(FIELDS, body, typeof request.updateMask === 'string' ? request.updateMask : undefined);

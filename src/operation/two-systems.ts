@@ -8,6 +8,9 @@
  * ForeignResources), and a v1 resource is not deleted while the store holds
  * children of it, while what the store keeps only for it goes with it.
  *
+ * What it serves from the store, v1 does not judge: the policy step authorizes
+ * it as native mode does, by the grants v1 states (policy/v1-grants.ts).
+ *
  * The store's runner is made on the first operation that needs it: a sidecar
  * whose clients never ask for what v1 lacks holds none of native mode's code.
  */
@@ -42,6 +45,11 @@ export function kindInV1(registry: MappingRegistry, kind: string): boolean {
   return mapping !== undefined && keptByV1(mapping);
 }
 
+/** Whether translate mode serves an operation from the store: one on what v1 lacks, or a custom method with no v1 implementation. */
+export function servedFromStore(op: Operation): boolean {
+  return op.kind === 'custom' ? op.custom.translate === undefined : !keptByV1(op.mapping);
+}
+
 export class TwoSystems implements Runner {
   readonly #v1: Runner;
   readonly #store: () => Promise<Runner>;
@@ -56,8 +64,7 @@ export class TwoSystems implements Runner {
   }
 
   execute(op: Operation, ctx: RequestContext): Promise<Json> {
-    const inV1 = op.kind === 'custom' ? op.custom.translate !== undefined : keptByV1(op.mapping);
-    if (!inV1) return this.#store().then((store) => store.execute(op, ctx));
+    if (servedFromStore(op)) return this.#store().then((store) => store.execute(op, ctx));
     if (op.kind === 'delete') return this.#deleteInV1(op, ctx);
     return this.#v1.execute(op, ctx);
   }

@@ -1,5 +1,7 @@
 /**
- * Native mode's authorization, driven by the contract (method-rules.ts): a
+ * Authorization, driven by the contract (method-rules.ts), of native mode and
+ * of what translate mode keeps in its store (the grants come from the store's
+ * role bindings or from v1: grants.ts's GrantsSource): a
  * method runs only when the caller holds its capabilities at the group its
  * request acts on. Decided before any existence check, from the caller's
  * grants alone: a caller without rights at a group is refused for every uid
@@ -12,18 +14,18 @@ import { ApiError } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
 import type { Caller } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
-import { groupsHolding, holds, type Grants } from './grants.ts';
+import { groupsHolding, holds, type GrantsSource } from './grants.ts';
 import type { MethodRule } from './method-rules.ts';
 
 /** What a permitted request may see: everything, or only rows within these uids ('' = the flat, shared rows). */
 export type Visibility = readonly string[] | undefined;
 
 export class Authorizer {
-  readonly #grants: Grants;
+  readonly #grants: GrantsSource;
   /** Uids of the rows every caller may read (the built-in roles). */
   readonly #shared: ReadonlySet<string>;
 
-  constructor(grants: Grants, shared: ReadonlySet<string>) {
+  constructor(grants: GrantsSource, shared: ReadonlySet<string>) {
     this.#grants = grants;
     this.#shared = shared;
   }
@@ -32,7 +34,7 @@ export class Authorizer {
   async check(rule: MethodRule, op: Operation, caller: Caller): Promise<Visibility> {
     const needed = rule.capabilities;
     if (rule.disabled || needed.length === 0) return undefined;
-    const grants = await this.#grants.of(caller.subject);
+    const grants = await this.#grants.of(caller);
     if (rule.unscoped && op.kind === 'list') {
       const within = groupsHolding(grants, needed);
       // The shared rows (built-in roles) are every caller's to read, in the Lists that hold them.

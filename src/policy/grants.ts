@@ -7,6 +7,7 @@
  * that may change them.
  */
 import { LRUCache } from 'lru-cache';
+import type { Caller } from '../operation/context.ts';
 
 /** What authorization reads of the store, and nothing else. */
 export interface AccessReader {
@@ -19,7 +20,14 @@ export interface AccessReader {
 /** Capabilities held at each group a binding names. */
 export type GrantMap = ReadonlyMap<string, ReadonlySet<string>>;
 
-export class Grants {
+/** Where the authorizer reads a caller's grants: the store's role bindings (native mode), or v1's word (v1-grants.ts). */
+export interface GrantsSource {
+  of(caller: Caller): Promise<GrantMap>;
+  /** Drops what is kept: a write through this process may have changed someone's grants. */
+  forget(): void;
+}
+
+export class Grants implements GrantsSource {
   readonly #reader: AccessReader;
   readonly #ttlMs: number;
   readonly #cache: LRUCache<string, Promise<GrantMap>>;
@@ -30,7 +38,8 @@ export class Grants {
     this.#cache = new LRUCache({ max: 10_000, ttl: Math.max(1, ttlMs) });
   }
 
-  of(identity: string): Promise<GrantMap> {
+  /** The grants of the caller's identity (its verified `sub`). */
+  of({ subject: identity }: Pick<Caller, 'subject'>): Promise<GrantMap> {
     if (this.#ttlMs <= 0) return this.#read(identity);
     let grants = this.#cache.get(identity);
     if (!grants) {

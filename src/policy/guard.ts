@@ -4,29 +4,35 @@
  *
  * 1. authentication — a method the contract marks public needs no token;
  *    otherwise, with issuers configured (native mode), the bearer JWT is
- *    verified and its `sub` becomes the request's caller; without (translate
- *    mode, or native mode for local use) a bearer must be present, and v1 or
- *    nobody judges it;
+ *    verified and its `sub` becomes the request's caller; in translate mode,
+ *    v1 judges the token: for what v1 serves, on the call itself; for what the
+ *    store keeps, v1's WhoAmI names the caller (v1-grants.ts); without issuers
+ *    (native mode for local use) a bearer must be present, and nobody judges it;
  * 2. the sidecar's identity — a request that brings no token of its own is
  *    sent to v1 with the workload identity's API token, when one is configured;
- * 3. authorization (native mode with issuers) — authorizer.ts;
+ * 3. authorization (native mode with issuers, and what translate mode keeps
+ *    in its store) — authorizer.ts, over the mode's grants;
  * 4. then the runner; after a write, cached grants are dropped, and the
  *    creator of an organisation is bound to it as its owner.
  */
 import { ApiError } from '../aip/errors.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
-import { identify, type RequestContext } from '../operation/context.ts';
+import { identify, type Caller, type RequestContext } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
 import type { Authorizer } from './authorizer.ts';
 import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';
-import type { TokenVerifier } from './token-verifier.ts';
 import { unverifiedCaller } from './unverified-claims.ts';
 
 /** What the transports call: the runner, or the guard in front of it. */
 export interface Runner {
   execute(op: Operation, ctx: RequestContext): Promise<Json>;
+}
+
+/** Who a bearer token is: the token verifier (native mode), or v1's WhoAmI (translate mode, v1-grants.ts). */
+export interface CallerVerifier {
+  verify(authorization: string, ctx?: RequestContext): Promise<Caller>;
 }
 
 /** The API token of the workload identity the gateway assumes (identity/), as an Authorization header. */
@@ -36,10 +42,12 @@ export interface AssumedIdentity {
 
 export interface GuardOptions {
   rules: MethodRules;
-  /** Native mode with issuers: verifies every token. */
-  verifier?: TokenVerifier | undefined;
-  /** Native mode with issuers: decides who may do what. */
+  /** Verifies the token of every operation `judged` names. */
+  verifier?: CallerVerifier | undefined;
+  /** Decides who may do what, for the operations `judged` names. */
   authorizer?: Authorizer | undefined;
+  /** The operations the verifier and authorizer judge: every one unless given (translate mode: what the store keeps). */
+  judged?: ((op: Operation) => boolean) | undefined;
   /** Binds an organisation's creator as its owner (native mode with issuers). */
   bindOwner?: ((organisation: string, identity: string) => Promise<void>) | undefined;
   /** The sidecar's workload identity (translate mode). */
@@ -60,25 +68,32 @@ export class Guard implements Runner {
   execute(op: Operation, ctx: RequestContext): Promise<Json> {
     const rule = this.#options.rules.of(op);
     if (rule?.disabled) return this.#inner.execute(op, ctx);
-    const { verifier, assumed } = this.#options;
-    if (verifier) return this.#verified(op, ctx);
+    const { assumed } = this.#options;
     if (assumed && !ctx.authorization) return this.#assumed(op, ctx, assumed);
+    return this.#authenticated(op, ctx);
+  }
+
+  async #assumed(op: Operation, ctx: RequestContext, assumed: AssumedIdentity): Promise<Json> {
+    identify(ctx, undefined, await assumed.authorization(ctx));
+    return this.#authenticated(op, ctx);
+  }
+
+  #authenticated(op: Operation, ctx: RequestContext): Promise<Json> {
+    const { verifier, judged, authorizer } = this.#options;
+    if (verifier && (!judged || judged(op))) return this.#verified(op, ctx);
     try {
       bearer(ctx.authorization);
     } catch (error) {
       return Promise.reject(error);
     }
     if (this.#options.unverifiedCallers) identify(ctx, unverifiedCaller(ctx.authorization));
-    return this.#inner.execute(op, ctx);
-  }
-
-  async #assumed(op: Operation, ctx: RequestContext, assumed: AssumedIdentity): Promise<Json> {
-    identify(ctx, undefined, await assumed.authorization(ctx));
-    return this.#inner.execute(op, ctx);
+    const answer = this.#inner.execute(op, ctx);
+    // Translate mode: a write v1 judged (a role binding, a new organisation) may change what v1 states of someone.
+    return authorizer && !readsOnly(op) ? answer.then((done) => (authorizer.changed(), done)) : answer;
   }
 
   async #verified(op: Operation, ctx: RequestContext): Promise<Json> {
-    const caller = await this.#options.verifier!.verify(ctx.authorization);
+    const caller = await this.#options.verifier!.verify(ctx.authorization, ctx);
     identify(ctx, caller);
     const { authorizer } = this.#options;
     if (!authorizer) return this.#inner.execute(op, ctx);
@@ -88,7 +103,7 @@ export class Guard implements Runner {
     const visible = await authorizer.check(rule, op, caller);
     if (visible) identify(ctx, caller, ctx.authorization, visible);
     const answer = await this.#inner.execute(op, ctx);
-    if (op.kind === 'list' || op.kind === 'get' || op.kind === 'lookup') return answer;
+    if (readsOnly(op)) return answer;
     // An organisation's creator owns it; any write may change someone's grants.
     if (op.kind === 'create' && op.parent === '' && op.mapping.create?.parent === 'optional' && typeof answer.uid === 'string') {
       await this.#options.bindOwner?.(answer.uid, caller.subject);
@@ -96,4 +111,9 @@ export class Guard implements Runner {
     authorizer.changed();
     return answer;
   }
+}
+
+/** An operation that cannot have changed anyone's grants. */
+function readsOnly(op: Operation): boolean {
+  return op.kind === 'list' || op.kind === 'get' || op.kind === 'lookup';
 }

@@ -57,7 +57,8 @@ function targetOf(op: Operation): string {
 
 /** Reads the scope field wherever the operation holds it: the route's target, the body, the query or the whole request. */
 function scopeReader(binding: Binding, path: string | undefined): (op: Operation) => string {
-  if (!path || path === binding.target) return targetOf;
+  // A custom method's route variable is in its request message like any other field (targetOf knows standard methods only).
+  if (!path || (path === binding.target && binding.kind !== 'custom')) return targetOf;
   const json = jsonPath(binding.method.input, path);
   return (op) => {
     let value: unknown;

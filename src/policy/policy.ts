@@ -8,10 +8,13 @@ import type { Config } from '../config.ts';
 import type { Store } from '../store/types.ts';
 import { Guard, type AssumedIdentity, type Runner } from './guard.ts';
 import { MethodRules } from './method-rules.ts';
+import type { V1Caller } from './v1-grants.ts';
 
 export interface PolicyParts {
   /** The sidecar's workload identity, when --identity is set (identity/). */
   assumed?: AssumedIdentity | undefined;
+  /** Translate mode: the v1 client, which states each token's caller and grants (v1-grants.ts). */
+  v1?: V1Caller | undefined;
 }
 
 export async function policyStep(
@@ -23,10 +26,8 @@ export async function policyStep(
 ): Promise<Runner> {
   const rules = new MethodRules(bindings);
   const issuers = config.authIssuer ?? [];
-  // Translate mode: v1 judges every token. What the store keeps there for v1's identities (their metadata)
-  // names its caller by the token's `sub` as v1 will see it; v1 refuses a bad token on the call that checks
-  // the identity exists.
-  if (config.mode !== 'native') return new Guard(inner, { rules, assumed: parts.assumed, unverifiedCallers: true });
+  const shared = new Set(bindings.flatMap((binding) => (binding.mapping.native?.seed ?? []).map((row) => row.uid)));
+  if (config.mode !== 'native') return translateGuard(config, rules, shared, inner, parts);
   if (issuers.length === 0) return new Guard(inner, { rules, unverifiedCallers: true });
   const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants, ownerRoleUid }] = await Promise.all([
     import('./token-verifier.ts'),
@@ -36,11 +37,38 @@ export async function policyStep(
   ]);
   const owner = ownerRoleUid();
   const access = new StoreGrants(store);
-  const shared = new Set(bindings.flatMap((binding) => (binding.mapping.native?.seed ?? []).map((row) => row.uid)));
   return new Guard(inner, {
     rules,
     verifier: new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs }),
     authorizer: new Authorizer(new Grants(access, config.authGrantsCacheMs), shared),
     bindOwner: (organisation, identity) => access.bind(organisation, identity, owner),
+  });
+}
+
+/**
+ * Translate mode: v1 judges every token. What v1 serves, it authorizes on the call itself; what the store
+ * keeps (two-systems.ts) is authorized here, as native mode authorizes it, by the caller and grants v1
+ * states for the token (v1-grants.ts).
+ */
+async function translateGuard(
+  config: Pick<Config, 'authGrantsCacheMs'>,
+  rules: MethodRules,
+  shared: ReadonlySet<string>,
+  inner: Runner,
+  parts: PolicyParts,
+): Promise<Runner> {
+  const [{ Authorizer }, { V1Grants }, { servedFromStore }] = await Promise.all([
+    import('./authorizer.ts'),
+    import('./v1-grants.ts'),
+    import('../operation/two-systems.ts'),
+  ]);
+  if (!parts.v1) throw new Error('translate mode needs the v1 client to ask who a token is');
+  const v1 = new V1Grants(parts.v1, config.authGrantsCacheMs);
+  return new Guard(inner, {
+    rules,
+    assumed: parts.assumed,
+    verifier: v1,
+    authorizer: new Authorizer(v1, shared),
+    judged: servedFromStore,
   });
 }

@@ -90,6 +90,20 @@ describe('the sidecar assumes its workload identity', () => {
     expect(seen).toEqual([TOKEN.replace(/^Bearer /, '')]);
   });
 
+  it("has what the store keeps judged by what v1 states for the identity's token", async () => {
+    seen.length = 0;
+    const org = stack.emulator.state.createGroup(null, { name: 'sidecar-org' }).id;
+    // The identity is no registered one of the emulator's: its demo caller, owner of every organisation, or nothing.
+    expect((await stack.client.post(`/registry/v2beta1/overlays/${org}`, { name: 'o', config: { contents: { packages: ['curl'] } } }, { authorization: null })).status).toBe(200);
+    expect(seen.map((token) => decodeJwt(token).sub)).toContain(IDENTITY);
+    stack.emulator.auth.demoCaller = false;
+    try {
+      expect((await stack.client.post(`/registry/v2beta1/overlays/${org}`, { name: 'p', config: { contents: { packages: ['curl'] } } }, { authorization: null })).status).toBe(403);
+    } finally {
+      stack.emulator.auth.demoCaller = undefined;
+    }
+  });
+
   it('writes neither token to any log line', () => {
     const secrets = [platformToken, platformToken.split('.')[2]!, ...seen, ...candidateSaw.map((header) => header.replace(/^Bearer /, ''))];
     expect(stack.logs.filter((line) => secrets.some((secret) => line.includes(secret)))).toEqual([]);

@@ -28,7 +28,7 @@ const outcome = (work: Promise<unknown>) => work.then((visible) => visible ?? 'a
 
 describe('grants', () => {
   it('hold a capability at the bound group and below, adding up along the ancestors', async () => {
-    const grants = await new Grants(reader, 0).of('me');
+    const grants = await new Grants(reader, 0).of({ subject: 'me' });
     expect(holds(grants, TEAM, ['CAP_READ', 'CAP_LIST'])).toBe(true);
     expect(holds(grants, `${TEAM}/2222222222222222`, ['CAP_READ'])).toBe(true);
     expect(holds(grants, ORG, ['CAP_READ'])).toBe(false);

@@ -37,7 +37,8 @@ export function callerSubject(token: string): string {
   return typeof sub === 'string' && sub !== '' ? sub : callerKey(token);
 }
 
-function jwtClaims(token: string): Record<string, unknown> | undefined {
+/** The token's claims when it is a JWT (read, never verified), else undefined. */
+export function jwtClaims(token: string): Record<string, unknown> | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { GROUP, GROUP_WITH_TIMESTAMPS } from './messages.ts';
 import { accountAssociationRoutes } from './routes/account-associations.ts';
 import { advisoryRoutes } from './routes/advisories.ts';
+import { authRoutes, type AuthSettings } from './routes/auth.ts';
 import { groupInviteRoutes } from './routes/group-invites.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { identityRoutes } from './routes/identities.ts';
@@ -36,6 +37,7 @@ export type { GroupInviteFields, GroupInviteFilter, V1GroupInvite, V1StoredGroup
 export type { IdentityProviderFields, OidcFields, V1IdentityProvider } from './stores/identity-providers.ts';
 export type { TagFields, TagFilter, V1Tag } from './stores/tags.ts';
 export type { DemoOrg } from './seed.ts';
+export type { AuthSettings } from './routes/auth.ts';
 export type { LargeOrg } from './seed-large.ts';
 
 export interface EmulatorOptions {
@@ -48,6 +50,8 @@ export interface EmulatorOptions {
   omitGroupTimestamps?: boolean;
   /** Refuse a bearer token with UNAUTHENTICATED; every non-empty token is accepted by default. */
   acceptToken?: (token: string) => boolean;
+  /** How `GET /auth/v1/ok` answers (routes/auth.ts): which tokens stand for which identities, and failures to answer with. */
+  auth?: AuthSettings;
   logger?: boolean;
   /** Clock in microseconds since the epoch, to pin timestamps in tests. */
   clock?: () => number;
@@ -59,12 +63,15 @@ export interface RunningEmulator {
   /** http://127.0.0.1:<port> */
   url: string;
   state: EmulatorState;
+  /** The settings `/auth/v1/ok` answers by: change them to change its next answers. */
+  auth: AuthSettings;
   close(): Promise<void>;
   demo?: DemoOrg;
   large?: LargeOrg;
 }
 
-export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInstance; state: EmulatorState; demo?: DemoOrg; large?: LargeOrg } {
+export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInstance; state: EmulatorState; auth: AuthSettings; demo?: DemoOrg; large?: LargeOrg } {
+  const auth = options.auth ?? {};
   const state = new EmulatorState({ ...(options.clock ? { clock: options.clock } : {}), ...(options.requiredTerms ? { requiredTerms: options.requiredTerms } : {}) });
   const groupMessage = options.omitGroupTimestamps ? GROUP : GROUP_WITH_TIMESTAMPS;
   const app = buildServer({
@@ -83,26 +90,27 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
       ...imageRoutes(state),
       ...tagRoutes(state),
       ...advisoryRoutes(state),
+      ...authRoutes(state, auth),
     ],
     ...(options.latencyMs !== undefined && { latencyMs: options.latencyMs }),
     ...(options.acceptToken && { acceptToken: options.acceptToken }),
     ...(options.logger !== undefined && { logger: options.logger }),
   });
-  if (options.seed === 'large') return { app, state, large: seedLarge(state, options.groups ?? 10_000) };
+  if (options.seed === 'large') return { app, state, auth, large: seedLarge(state, options.groups ?? 10_000) };
   const demo = options.seed === 'demo' ? seedDemo(state) : undefined;
-  return demo ? { app, state, demo } : { app, state };
+  return demo ? { app, state, auth, demo } : { app, state, auth };
 }
 
 export async function startEmulator(
   options: EmulatorOptions & { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
   const { port = 0, host = '127.0.0.1', ...rest } = options;
-  const { app, state, demo, large } = buildEmulator(rest);
+  const { app, state, auth, demo, large } = buildEmulator(rest);
   await app.listen({ port, host });
   const address = app.server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-  const running: RunningEmulator = { url, state, close: () => app.close() };
+  const running: RunningEmulator = { url, state, auth, close: () => app.close() };
   if (demo) running.demo = demo;
   if (large) running.large = large;
   return running;

@@ -32,6 +32,8 @@ export interface Route<I = unknown> {
   suffix?: string;
   /** A custom verb (`:lookupGroup`) that ends the last segment; the rest of the path is matched as usual. */
   verb?: string;
+  /** The contract marks the method `disabled`: it is served without a token (the caller's token is then ''). */
+  public?: boolean;
   /** Gateway-side work (body and query decoding); its errors precede authentication. */
   decode(request: RawRequest): I;
   /** Server-side work, run only for an authenticated caller. */

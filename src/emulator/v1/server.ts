@@ -3,7 +3,8 @@
  * follows grpc-gateway in front of a gRPC server. The order of checks mirrors
  * that split — routing (404/405) and body/query decoding (INVALID_ARGUMENT)
  * happen in the gateway before the call reaches the server, which then
- * authenticates (UNAUTHENTICATED) and runs the method.
+ * authenticates (UNAUTHENTICATED, except for the methods the contract marks
+ * `disabled`) and runs the method.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -83,7 +84,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           body: typeof request.body === 'string' ? request.body : '',
           query: new URLSearchParams(cut < 0 ? '' : request.url.slice(cut + 1)),
         });
-        const token = authenticate(request.headers.authorization, acceptToken);
+        // A method v1 marks `disabled` needs no authentication: a token sent with it is not even read.
+        const token = match.route.public ? '' : authenticate(request.headers.authorization, acceptToken);
         const output = match.route.run(input, { token });
         return sendJson(reply, 200, output);
       } catch (err) {

@@ -596,6 +596,21 @@ export class EmulatorState {
     this.scim.forget(id);
   }
 
+  /** Whether an identity with this id is registered. */
+  hasIdentity(id: string): boolean {
+    return this.#identities.has(id);
+  }
+
+  /** The groups and roles an identity is bound to, as `/auth/v1/ok` states them (groups without timestamps). */
+  bindingsOf(identity: string): { group: V1Group; role: V1Role }[] {
+    return [...this.#bindings.values()].filter((b) => b.identity === identity).map((b) => ({ group: this.#groups.get(b.group)!, role: this.#roles.get(b.role)! }));
+  }
+
+  /** Every organisation (root group). */
+  organisations(): V1Group[] {
+    return [...this.#groups.values()].filter((g) => !g.id.includes('/'));
+  }
+
   /** Role bindings of the managed owner role anywhere in an organisation (SetScimEnabled's gate). */
   ownerBindingsIn(organisation: string): number {
     return [...this.#bindings.values()].filter((b) => b.role === this.builtinRoles.owner && (b.id.startsWith(`${organisation}/`))).length;

@@ -58,8 +58,8 @@ export function createRoute(
 }
 
 /** `GET <path>` with the filter message in the query string. */
-export function listRoute(path: string, filter: MessageDef, run: (filter: Message) => unknown): Route {
-  const route: Route<Message> = { method: 'GET', path, decode: ({ query }) => decodeQuery(filter, query), run };
+export function listRoute(path: string, filter: MessageDef, run: (filter: Message) => unknown, options: { public?: boolean } = {}): Route {
+  const route: Route<Message> = { method: 'GET', path, decode: ({ query }) => decodeQuery(filter, query), run, ...options };
   return route as Route;
 }
 
