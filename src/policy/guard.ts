@@ -11,7 +11,9 @@
  *    sent to v1 with the workload identity's API token, when one is configured;
  * 3. authorization (native mode with issuers) — authorizer.ts;
  * 4. then the runner; after a write, cached grants are dropped, and the
- *    creator of an organisation is bound to it as its owner.
+ *    creator of an organisation is bound to it as its owner. A read (a List,
+ *    Get or lookup, or a custom method the comparison too counts read-only,
+ *    compare/read-only.ts) drops nothing: it cannot have changed a grant.
  */
 import { ApiError } from '../aip/errors.ts';
 import type { Json } from '../vocabulary/json.ts';
@@ -23,6 +25,7 @@ import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';
 import type { TokenVerifier } from './token-verifier.ts';
 import { unverifiedCaller } from './unverified-claims.ts';
+import { isReadOnly } from '../compare/read-only.ts';
 
 /** What the transports call: the runner, or the guard in front of it. */
 export interface Runner {
@@ -88,7 +91,7 @@ export class Guard implements Runner {
     const visible = await authorizer.check(rule, op, caller);
     if (visible) identify(ctx, caller, ctx.authorization, visible);
     const answer = await this.#inner.execute(op, ctx);
-    if (op.kind === 'list' || op.kind === 'get' || op.kind === 'lookup') return answer;
+    if (readsOnly(op)) return answer;
     // An organisation's creator owns it; any write may change someone's grants.
     if (op.kind === 'create' && op.parent === '' && op.mapping.create?.parent === 'optional' && typeof answer.uid === 'string') {
       await this.#options.bindOwner?.(answer.uid, caller.subject);
@@ -96,4 +99,9 @@ export class Guard implements Runner {
     authorizer.changed();
     return answer;
   }
+}
+
+/** An operation that cannot have changed anyone's grants. */
+function readsOnly(op: Operation): boolean {
+  return op.kind === 'list' || op.kind === 'get' || op.kind === 'lookup' || (op.kind === 'custom' && isReadOnly(op.method));
 }
