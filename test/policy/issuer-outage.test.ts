@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startCli } from '../support/cli-process.ts';
 import { GrpcClient, rejected } from '../support/grpc.ts';
 import { startMode, type ModeStack } from '../support/modes.ts';
 import { aip } from '../support/stack.ts';
@@ -112,4 +113,16 @@ describe('an issuer that cannot be reached (REST and gRPC)', () => {
     expect((await listAs(token)).status).toBe(200);
     expect(issuer.hits['/jwks']).toBe(fetched + 1);
   }, 15_000);
+});
+
+describe('an issuer in clear', () => {
+  it('refuses to start with an --auth-issuer or --issuer-url on plain http:// that is not loopback, in one line naming it', async () => {
+    const starts = (env: Record<string, string>) => startCli({ V2GW_PORT: String(0), ...env }, 10_000).then(async (cli) => (await cli.stop(), 'started'), (error: Error) => error.message);
+    const native = { V2GW_MODE: 'native', V2GW_AUTH_AUDIENCE: AUDIENCE, V2GW_DATA_DIR: '' };
+    const refused = await starts({ ...native, V2GW_AUTH_ISSUER: 'http://issuer.example' });
+    expect(refused).toMatch(/--auth-issuer \/ V2GW_AUTH_ISSUER: must be an https:\/\/ URL: plain http:\/\/ is accepted only for a loopback address[^\n]*\n/);
+    const sidecar = { V2GW_IDENTITY: `${'a'.repeat(40)}`, V2GW_IDENTITY_TOKEN_FILE: '/dev/null', V2GW_ISSUER_URL: 'http://10.0.0.7:8080' };
+    expect(await starts(sidecar)).toContain('--issuer-url / V2GW_ISSUER_URL: must be an https:// URL');
+    expect(await starts({ ...native, V2GW_AUTH_ISSUER: 'http://127.0.0.1:1', V2GW_PORT: String(await freePort()) })).toBe('started');
+  }, 40_000);
 });
