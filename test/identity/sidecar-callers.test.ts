@@ -150,5 +150,6 @@ describe('the sidecar serves its own pod only', () => {
     const cli = await startCli({ ...env, V2GW_IDENTITY_ALLOW_REMOTE: 'true' });
     await cli.stop();
     expect(cli.output()).toContain('v2gw listening');
+    expect(cli.output()).toContain(`--identity-allow-remote: every caller that reaches 0.0.0.0 without a token acts as identity ${IDENTITY}`);
   }, 40_000);
 });
