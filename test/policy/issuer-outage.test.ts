@@ -67,6 +67,9 @@ describe('an issuer that cannot be reached (REST and gRPC)', () => {
     issuers.discoveryGarbage = await fakeIssuer('garbage', 'good');
     issuers.discoveryForeign = await fakeIssuer('foreign', 'good');
     issuers.healthy = await fakeIssuer('good', 'good');
+    // Nothing listens at its address once the stack starts: no answer at all.
+    issuers.gone = await fakeIssuer('good', 'good');
+    await new Promise((resolve) => issuers.gone!.server.close(resolve));
     const flags = Object.values(issuers).flatMap((issuer) => ['--auth-issuer', issuer.url]);
     stack = await startMode('native', { flags: [...flags, '--auth-audience', AUDIENCE] });
     grpc = new GrpcClient(stack.url);
@@ -91,6 +94,12 @@ describe('an issuer that cannot be reached (REST and gRPC)', () => {
     }
     expect(issuer.hits['/.well-known/openid-configuration']).toBe(1);
     expect(issuer.hits['/jwks'] ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('answers 503 / code 14 when the issuer does not answer at all', async () => {
+    const token = await issuers.gone!.token();
+    expect((await listAs(token)).status).toBe(503);
+    expect((await rejected(grpc.call(GROUPS, 'ListGroups', {}, { authorization: `Bearer ${token}` }))).code).toBe(14);
   });
 
   it('still refuses a bad token from a reachable issuer as UNAUTHENTICATED', async () => {
