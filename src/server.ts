@@ -31,7 +31,7 @@ import { lazyRequestLogger } from './transport/rest/request-logger.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
 import { policyStep } from './policy/policy.ts';
-import { restWriteRefusal, sidecarRefusal, type CallerHeaders } from './policy/sidecar-callers.ts';
+import { restRefusal, sidecarRefusal, type CallerHeaders } from './policy/sidecar-callers.ts';
 import { Code } from './rpc-status.ts';
 import { adminServer } from './transport/rest/admin-listener.ts';
 import { metricsRoute, observeHttp } from './transport/rest/http-metrics.ts';
@@ -207,13 +207,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   app.addHook('onRequest', (request, _reply, done) => {
     done(isOperational(request) ? undefined : shed());
   });
-  if (admit) {
-    app.addHook('onRequest', (request, _reply, done) => {
-      const { headers } = request;
-      const declared = headers['content-type'] !== undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0';
-      done(admit({ authority: headers[':authority'] as string | undefined ?? headers.host, origin: headers.origin }) ?? restWriteRefusal(request.method, headers['content-type'], declared));
-    });
-  }
+  // Before the body is read: a refused write writes nothing.
+  if (sidecar) app.addHook('onRequest', (request, _reply, done) => done(restRefusal(request.method, request.headers, sidecar)));
   registerHealth(app, ready, backendName(config));
   registerDocs(app, { document: () => openApiDocument(bindings, { title: 'v2gw: the v2beta1 Identity and Registry Management API', version: API_VERSIONS[0], aliases: API_VERSIONS.slice(1) }), page: config.docs });
   metricsRoute(app, metrics);

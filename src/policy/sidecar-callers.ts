@@ -17,6 +17,7 @@
  * Both transports apply these, REST in a hook before any route, gRPC (and
  * gRPC-Web, Connect) before the call's operation is built.
  */
+import type { IncomingHttpHeaders } from 'node:http2';
 import { ApiError, invalidField } from '../aip/errors.ts';
 import { isLoopback } from '../config.ts';
 import { Code } from '../rpc-status.ts';
@@ -67,7 +68,17 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
  * answer's status is its code's, and no code maps to 415; grpc-gateway, which would read any body as
  * JSON, gives no precedent to follow.
  */
-export function restWriteRefusal(method: string, contentType: string | undefined, hasBody: boolean): ApiError | undefined {
+function restWriteRefusal(method: string, contentType: string | undefined, hasBody: boolean): ApiError | undefined {
   if (!WRITES.has(method.toUpperCase()) || !hasBody || JSON_TYPE.test(contentType?.trim() ?? '')) return undefined;
   return invalidField('content-type', 'a write to this gateway must carry its body as JSON (Content-Type: application/json)');
+}
+
+/** A REST request (HTTP/1.1 or HTTP/2) by its method and headers: the two rules above, Host and Origin first. */
+export function restRefusal(method: string, headers: IncomingHttpHeaders, policy: SidecarCallers): ApiError | undefined {
+  const authority = headers[':authority'] ?? headers.host;
+  const refused = sidecarRefusal({ authority, origin: headers.origin }, policy);
+  if (refused) return refused;
+  const type = headers['content-type'];
+  const hasBody = type !== undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0';
+  return restWriteRefusal(method, type, hasBody);
 }
