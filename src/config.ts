@@ -20,6 +20,16 @@ const wholeNumber = z.union([z.number(), z.string().regex(/^\d{1,15}$/, 'must be
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((url) => url.replace(/\/+$/, ''));
 
+/**
+ * A URL keys or tokens are fetched from: https, or plain http only on this machine (a loopback
+ * address), where nothing travels over a network. Anywhere else the issuer's keys could be swapped
+ * and the platform token read on the way.
+ */
+const trustedUrl = httpUrl.refine(
+  (url) => new URL(url).protocol === 'https:' || isLoopback(new URL(url).hostname),
+  'must be an https:// URL: plain http:// is accepted only for a loopback address (127.0.0.0/8, ::1, localhost), as keys and tokens would travel in clear',
+);
+
 export const OPTIONS = {
   mode: { flag: 'mode', env: 'V2GW_MODE', schema: z.enum(['translate', 'native'], { error: 'must be translate or native' }).default('translate'), help: 'translate: serve v2 over a v1 backend. native: serve v2 from the gateway\'s own store alone, with no v1 backend.' },
   dataDir: { flag: 'data-dir', env: 'V2GW_DATA_DIR', schema: z.string().min(1).optional(), help: 'Directory of the embedded store (SQLite), created if absent; survives restarts. Unset (and no --store): an in-memory store, lost on restart.' },
@@ -63,14 +73,15 @@ export const OPTIONS = {
   compareSamples: { flag: 'compare-samples', env: 'V2GW_COMPARE_SAMPLES', schema: wholeNumber.pipe(z.number().min(0)).default(20), help: 'Differing pairs the report keeps per method (requests with credentials redacted; the answers as given). 0: none.' },
   capture: { flag: 'capture', env: 'V2GW_CAPTURE', schema: z.string().min(1).optional(), help: 'Append each v2 call to this file as a JSON line (method, request message, protocol; credentials redacted), for `npm run compare`.' },
   // Identity (docs/identity.md): native mode's authentication and authorization, and the sidecar's workload identity.
-  authIssuer: { flag: 'auth-issuer', env: 'V2GW_AUTH_ISSUER', multiple: true, schema: z.array(httpUrl).optional(), help: 'Native mode: an OIDC issuer whose bearer tokens are accepted (repeatable; the environment variable takes a comma-separated list). Tokens are verified against its published keys, and callers are authorized by their role bindings.' },
+  authIssuer: { flag: 'auth-issuer', env: 'V2GW_AUTH_ISSUER', multiple: true, schema: z.array(trustedUrl).optional(), help: 'Native mode: an OIDC issuer whose bearer tokens are accepted (repeatable; the environment variable takes a comma-separated list). Tokens are verified against its published keys, and callers are authorized by their role bindings.' },
   authAudience: { flag: 'auth-audience', env: 'V2GW_AUTH_AUDIENCE', schema: z.string().min(1).optional(), help: 'Native mode: the audience (`aud`) accepted tokens must name: this API\'s URL. Required with --auth-issuer.' },
   authDisabled: { flag: 'auth-disabled', env: 'V2GW_AUTH_DISABLED', switch: true, schema: bool.default(false), help: 'Native mode without --auth-issuer: serve any caller on a host that is not loopback. Without it such a gateway refuses to start.' },
   authGrantsCacheMs: { flag: 'auth-grants-cache-ms', env: 'V2GW_AUTH_GRANTS_CACHE_MS', schema: wholeNumber.pipe(z.number().min(0).max(60_000)).default(2000), help: 'How long a caller\'s capabilities are reused: native mode with --auth-issuer reads them from its role bindings; translate mode asks v1 (GET /auth/v1/ok) for what its store keeps. Writes through this process drop them at once. 0: read on every request.' },
   authJwksCooldownMs: { flag: 'auth-jwks-cooldown-ms', env: 'V2GW_AUTH_JWKS_COOLDOWN_MS', schema: wholeNumber.pipe(z.number().min(0)).default(30_000), help: 'Native mode with --auth-issuer: after fetching an issuer\'s keys, how long before a token naming an unknown key may cause another fetch (a rotated key is accepted after at most this long; forged key ids cannot hammer the issuer).' },
-  identity: { flag: 'identity', env: 'V2GW_IDENTITY', schema: z.string().regex(/^[0-9a-f]{40}(\/[0-9a-f]{16})*$/, 'must be an identity uid').optional(), help: 'Translate mode: the uid of the identity this gateway assumes for requests that bring no token of their own (needs --identity-token-file and --issuer-url).' },
+  identity: { flag: 'identity', env: 'V2GW_IDENTITY', schema: z.string().regex(/^[0-9a-f]{40}(\/[0-9a-f]{16})*$/, 'must be an identity uid').optional(), help: 'Translate mode: the uid of the identity this gateway assumes for requests that bring no token of their own (needs --identity-token-file and --issuer-url). It serves its own pod only: loopback --host, loopback Host headers, no browser (Origin), JSON writes.' },
   identityTokenFile: { flag: 'identity-token-file', env: 'V2GW_IDENTITY_TOKEN_FILE', schema: z.string().min(1).optional(), help: 'The workload\'s platform token (e.g. a projected Kubernetes service-account token), read afresh for every exchange.' },
-  issuerUrl: { flag: 'issuer-url', env: 'V2GW_ISSUER_URL', schema: httpUrl.optional(), help: 'The issuer whose STS (`/sts/exchange`) exchanges the platform token for an API token of --identity.' },
+  issuerUrl: { flag: 'issuer-url', env: 'V2GW_ISSUER_URL', schema: trustedUrl.optional(), help: 'The issuer whose STS (`/sts/exchange`) exchanges the platform token for an API token of --identity (https://; plain http:// only on loopback).' },
+  identityAllowRemote: { flag: 'identity-allow-remote', env: 'V2GW_IDENTITY_ALLOW_REMOTE', switch: true, schema: bool.default(false), help: 'With --identity: serve on a --host that is not loopback, and to any Host header. Every caller that reaches the port then acts as the workload identity; without it such a gateway refuses to start.' },
 } as const;
 
 type Options = typeof OPTIONS;
@@ -123,6 +134,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
 
+/** An address (or name) that reaches this machine only: 127.0.0.0/8, ::1 (bare or bracketed), localhost. */
 export function isLoopback(host: string): boolean {
   return LOOPBACK.test(host);
 }
@@ -145,6 +157,10 @@ function identityRules(config: Config): void {
     throw new ConfigError('--identity, --identity-token-file and --issuer-url (V2GW_IDENTITY, V2GW_IDENTITY_TOKEN_FILE, V2GW_ISSUER_URL) go together: the identity, the platform token to present, and the STS to present it to');
   }
   if (sidecar === 3 && config.mode !== 'translate') throw new ConfigError('--identity is for translate mode: native mode calls no v1 to present a token to');
+  if (sidecar === 3 && !isLoopback(config.host) && !config.identityAllowRemote) {
+    throw new ConfigError(`--identity on --host ${config.host} would lend the workload identity to every caller that can reach this address: bind loopback (the default), or set --identity-allow-remote / V2GW_IDENTITY_ALLOW_REMOTE if that is meant`);
+  }
+  if (config.identityAllowRemote && sidecar !== 3) throw new ConfigError('--identity-allow-remote / V2GW_IDENTITY_ALLOW_REMOTE is for a gateway with --identity');
 }
 
 /** Where the store lives, as `openStore` takes it: the PostgreSQL URL, the data directory, or in memory. */

@@ -32,6 +32,7 @@ import { lazyRequestLogger } from './transport/rest/request-logger.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
 import { policyStep } from './policy/policy.ts';
+import { restRefusal, sidecarRefusal, type CallerHeaders } from './policy/sidecar-callers.ts';
 import { Code } from './rpc-status.ts';
 import { adminServer } from './transport/rest/admin-listener.ts';
 import { metricsRoute, observeHttp } from './transport/rest/http-metrics.ts';
@@ -144,7 +145,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
   // gRPC, gRPC-Web and Connect calls are answered by the gRPC adapter; everything else falls through to Fastify (REST, health, pass-through).
-  const rpcMethods = unaryMethods({ bindings, unserved, unservedReasons, runner: api, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders });
+  // A sidecar lending its workload identity serves its own pod only, on every protocol (policy/sidecar-callers.ts).
+  const sidecar = config.identity ? { remoteAllowed: config.identityAllowRemote } : undefined;
+  const admit = sidecar && ((headers: CallerHeaders) => sidecarRefusal(headers, sidecar));
+  const rpcMethods = unaryMethods({ bindings, unserved, unservedReasons, runner: api, budgetMs: config.requestTimeoutMs, debugHeaders: config.debugHeaders, admit });
   const rpcRoutes = (router: ConnectRouter) => {
     // A draining gateway reports NOT_SERVING, so a client's health watch moves it elsewhere before GOAWAY.
     healthRoutes(router, { registry: contract, ready: async () => !closing && (await ready()), services: rpcServices });
@@ -206,6 +210,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   app.addHook('onRequest', (request, _reply, done) => {
     done(isOperational(request) ? undefined : shed());
   });
+  // Before the body is read: a refused write writes nothing.
+  if (sidecar) app.addHook('onRequest', (request, _reply, done) => done(restRefusal(request.method, request.headers, sidecar)));
   registerHealth(app, ready, backendName(config));
   registerDocs(app, { document: () => openApiDocument(bindings, { title: 'v2gw: the v2beta1 Identity and Registry Management API', version: API_VERSIONS[0], aliases: API_VERSIONS.slice(1) }), page: config.docs });
   metricsRoute(app, metrics);

@@ -58,6 +58,9 @@ export function startupSummary(config: Config, facts: StartupFacts): StartupSumm
     if (config.v1Url) warnings.push('--v1-url / V2GW_V1_URL is ignored in native mode: there is no v1 backend');
   }
   if (config.identity) fields.identity = `requests without a token act as identity ${config.identity}, exchanged at ${config.issuerUrl}/sts/exchange`;
+  if (config.identity && config.identityAllowRemote) {
+    warnings.push(`--identity-allow-remote: every caller that reaches ${config.host} without a token acts as identity ${config.identity}; admit only those that may (a NetworkPolicy)`);
+  }
   if (!config.dataDir && !config.store) warnings.push('no --data-dir or --store: the store is in memory, so everything it keeps is lost when the process ends');
   return { fields, warnings };
 }

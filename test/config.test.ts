@@ -62,6 +62,7 @@ describe('loadConfig defaults', () => {
       compareSamples: 20,
       capture: undefined,
       authDisabled: false,
+      identityAllowRemote: false,
       authGrantsCacheMs: 2000,
       authJwksCooldownMs: 30_000,
     });
@@ -113,6 +114,7 @@ describe('loadConfig from the environment', () => {
       V2GW_IDENTITY: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbb',
       V2GW_IDENTITY_TOKEN_FILE: '/var/run/secrets/tokens/platform',
       V2GW_ISSUER_URL: 'https://issuer.example/',
+      V2GW_IDENTITY_ALLOW_REMOTE: 'true',
       V2GW_AUTH_GRANTS_CACHE_MS: '500',
     });
     expect(config).toEqual({
@@ -154,6 +156,7 @@ describe('loadConfig from the environment', () => {
       identity: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbb',
       identityTokenFile: '/var/run/secrets/tokens/platform',
       issuerUrl: 'https://issuer.example',
+      identityAllowRemote: true,
       authDisabled: false,
       authGrantsCacheMs: 500,
       authJwksCooldownMs: 30_000,
@@ -361,6 +364,31 @@ describe('loadConfig: identity settings', () => {
     [['--mode', 'native', '--identity', 'a'.repeat(40), '--issuer-url', ISSUER, '--identity-token-file', '/t'], 'for translate mode'],
   ])('refuses %j', (argv, message) => {
     expect(() => loadConfig(argv, {})).toThrow(message);
+  });
+
+  const SIDECAR = ['--identity', 'a'.repeat(40), '--identity-token-file', '/t', '--issuer-url', ISSUER];
+
+  it.each([
+    [['--mode', 'native', '--auth-issuer', 'http://issuer.example', '--auth-audience', 'a'], '--auth-issuer / V2GW_AUTH_ISSUER: must be an https:// URL'],
+    [['--mode', 'native', '--auth-issuer', 'http://10.0.0.7:8080', '--auth-audience', 'a'], 'plain http:// is accepted only for a loopback address'],
+    [['--identity', 'a'.repeat(40), '--identity-token-file', '/t', '--issuer-url', 'http://issuer.example'], '--issuer-url / V2GW_ISSUER_URL: must be an https:// URL'],
+    [['--identity', 'a'.repeat(40), '--identity-token-file', '/t', '--issuer-url', 'http://127.0.0.1.nip.io'], 'must be an https:// URL'],
+  ])('refuses a plain http:// issuer that is not on loopback: %j', (argv, message) => {
+    expect(() => loadConfig(argv, {})).toThrow(message);
+  });
+
+  it.each(['http://127.0.0.1:8080', 'http://127.3.2.1', 'http://localhost:9000/', 'http://[::1]:8080', 'https://issuer.example'])('accepts the issuer %s', (url) => {
+    expect(loadConfig(['--mode', 'native', '--auth-issuer', url, '--auth-audience', 'a'], {}).authIssuer).toEqual([url.replace(/\/$/, '')]);
+    expect(loadConfig(['--identity', 'a'.repeat(40), '--identity-token-file', '/t', '--issuer-url', url], {}).issuerUrl).toBe(url.replace(/\/$/, ''));
+  });
+
+  it('refuses --identity on a host that is not loopback, naming the risk, unless --identity-allow-remote says so', () => {
+    for (const host of ['0.0.0.0', '::', '10.1.2.3', 'example.internal']) {
+      expect(() => loadConfig([...SIDECAR, '--host', host], {})).toThrow('would lend the workload identity to every caller that can reach this address');
+      expect(loadConfig([...SIDECAR, '--host', host, '--identity-allow-remote'], {}).identityAllowRemote).toBe(true);
+    }
+    for (const host of ['127.0.0.1', '::1', 'localhost']) expect(loadConfig([...SIDECAR, '--host', host], {}).host).toBe(host);
+    expect(() => loadConfig(['--identity-allow-remote'], {})).toThrow('is for a gateway with --identity');
   });
 
   it('lets native mode without an issuer bind beyond loopback only with --auth-disabled', () => {

@@ -13,7 +13,9 @@
  * 3. authorization (native mode with issuers, and what translate mode keeps
  *    in its store) — authorizer.ts, over the mode's grants;
  * 4. then the runner; after a write, cached grants are dropped, and the
- *    creator of an organisation is bound to it as its owner.
+ *    creator of an organisation is bound to it as its owner. A read (a List,
+ *    Get or lookup, or a custom method the comparison too counts read-only,
+ *    compare/read-only.ts) drops nothing: it cannot have changed a grant.
  */
 import { ApiError } from '../aip/errors.ts';
 import type { Json } from '../vocabulary/json.ts';
@@ -24,6 +26,7 @@ import type { Authorizer } from './authorizer.ts';
 import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';
 import { unverifiedCaller } from './unverified-claims.ts';
+import { isReadOnly } from '../compare/read-only.ts';
 
 /** What the transports call: the runner, or the guard in front of it. */
 export interface Runner {
@@ -115,5 +118,5 @@ export class Guard implements Runner {
 
 /** An operation that cannot have changed anyone's grants. */
 function readsOnly(op: Operation): boolean {
-  return op.kind === 'list' || op.kind === 'get' || op.kind === 'lookup';
+  return op.kind === 'list' || op.kind === 'get' || op.kind === 'lookup' || (op.kind === 'custom' && isReadOnly(op.method));
 }

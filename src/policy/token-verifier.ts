@@ -11,8 +11,15 @@
  * A verified token is remembered (by its own text, never logged) until it
  * expires or a few minutes pass, so a caller's next request costs a map
  * lookup rather than a signature check.
+ *
+ * An issuer whose discovery document or keys cannot be had (no answer, an
+ * error status, a timeout, a body that is no document or key set) makes the
+ * request UNAVAILABLE: the caller's token may be good, it cannot be checked
+ * now. That failure is remembered for a few seconds (UNREACHABLE_RETRY_MS),
+ * so an outage costs the issuer one fetch per window, not one per request.
+ * Only a token that is itself wrong is UNAUTHENTICATED.
  */
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { ApiError, unauthenticated, unavailable } from '../aip/errors.ts';
 import type { Caller } from '../operation/context.ts';
@@ -25,6 +32,12 @@ const CLOCK_SKEW_SECONDS = 30;
 const MAX_TOKEN_LENGTH = 16 * 1024;
 /** How long a verified token is remembered at most (its `exp` bounds it too). */
 const REMEMBER_MS = 5 * 60_000;
+/**
+ * How long an issuer that could not be reached is not asked again: every request in that window is
+ * answered UNAVAILABLE at once. A few seconds: a flood of requests during an outage costs the issuer
+ * one fetch per window, and the gateway sees the issuer back almost as soon as it is.
+ */
+const UNREACHABLE_RETRY_MS = 5000;
 
 export interface VerifierOptions {
   issuers: readonly string[];
@@ -36,11 +49,19 @@ export interface VerifierOptions {
   /** Milliseconds since the epoch (tests move it). */
   now?: () => number;
   fetchTimeoutMs?: number;
+  /** Milliseconds an issuer whose discovery or keys could not be fetched is not asked again. */
+  unreachableRetryMs?: number;
 }
 
 interface TrustedIssuer {
-  keys: ReturnType<typeof createRemoteJWKSet>;
+  keys: JWTVerifyGetKey;
   algorithms: string[];
+}
+
+/** An issuer's discovery, as far as it went: `failedAt` is set once it failed. */
+interface Discovery {
+  found: Promise<TrustedIssuer>;
+  failedAt?: number;
 }
 
 interface Remembered {
@@ -52,8 +73,8 @@ interface Remembered {
 export class TokenVerifier {
   readonly #options: VerifierOptions;
   readonly #trusted = new Set<string>();
-  /** Each issuer's keys, looked up once; a failed discovery is forgotten so the next request tries again. */
-  readonly #issuers = new Map<string, Promise<TrustedIssuer>>();
+  /** Each issuer's keys, looked up once; a failed discovery is tried again once UNREACHABLE_RETRY_MS has passed. */
+  readonly #issuers = new Map<string, Discovery>();
   readonly #remembered = new LRUCache<string, Remembered>({ max: 10_000 });
 
   constructor(options: VerifierOptions) {
@@ -95,20 +116,27 @@ export class TokenVerifier {
     } catch (error) {
       throw refusal(error);
     }
+    // jose asks only that `sub` be there: an empty one names no one, and must not become a caller.
+    if (typeof payload.sub !== 'string' || payload.sub.trim() === '') throw unauthenticated('the bearer token names no subject (its "sub" claim is empty)');
     const caller: Caller = { subject: String(payload.sub), issuer: iss, claims: payload, verified: true };
     const expires = Math.min(payload.exp! * 1000, now + REMEMBER_MS);
     this.#remembered.set(token, { caller, expires });
     return caller;
   }
 
+  #retryMs(): number {
+    return this.#options.unreachableRetryMs ?? UNREACHABLE_RETRY_MS;
+  }
+
   #issuer(iss: string): Promise<TrustedIssuer> {
-    let found = this.#issuers.get(iss);
-    if (!found) {
-      found = this.#discover(iss);
-      this.#issuers.set(iss, found);
-      found.catch(() => this.#issuers.delete(iss));
-    }
-    return found;
+    const known = this.#issuers.get(iss);
+    if (known && (known.failedAt === undefined || this.#now() - known.failedAt < this.#retryMs())) return known.found;
+    const discovery: Discovery = { found: this.#discover(iss) };
+    discovery.found.catch(() => {
+      discovery.failedAt = this.#now();
+    });
+    this.#issuers.set(iss, discovery);
+    return discovery.found;
   }
 
   async #discover(iss: string): Promise<TrustedIssuer> {
@@ -119,22 +147,52 @@ export class TokenVerifier {
       const answer = await fetch(`${iss}/.well-known/openid-configuration`, { redirect: 'error', signal: AbortSignal.timeout(timeout) });
       if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
       document = (await answer.json()) as typeof document;
+      if (typeof document !== 'object' || document === null) throw new Error('not a JSON object');
     } catch (error) {
       throw unavailable(`the token issuer ${iss} could not be reached to verify the bearer token (${(error as Error).message})`);
     }
-    if (document.issuer !== iss || typeof document.jwks_uri !== 'string') {
-      throw unauthenticated(`the token issuer ${iss} publishes no usable discovery document`);
+    // The issuer's own fault, not the caller's: its token cannot be checked until the issuer is fixed.
+    if (document.issuer !== iss || typeof document.jwks_uri !== 'string' || !URL.canParse(document.jwks_uri)) {
+      throw unavailable(`the token issuer ${iss} publishes no usable discovery document`);
     }
     const published = Array.isArray(document.id_token_signing_alg_values_supported) ? document.id_token_signing_alg_values_supported.map(String) : ['RS256'];
     const algorithms = published.filter((alg) => ASYMMETRIC.has(alg));
-    if (algorithms.length === 0) throw unauthenticated(`the token issuer ${iss} signs with no public-key algorithm`);
-    const keys = createRemoteJWKSet(new URL(document.jwks_uri), {
+    if (algorithms.length === 0) throw unavailable(`the token issuer ${iss} signs with no public-key algorithm`);
+    const remote = createRemoteJWKSet(new URL(document.jwks_uri), {
       cooldownDuration: this.#options.jwksCooldownMs ?? 30_000,
       cacheMaxAge: this.#options.jwksMaxAgeMs ?? 10 * 60_000,
       timeoutDuration: timeout,
     });
-    return { keys, algorithms };
+    return { keys: this.#unlessUnreachable(iss, remote), algorithms };
   }
+
+  /**
+   * The issuer's keys, where a key set that cannot be fetched is UNAVAILABLE, and stays so without
+   * another fetch for UNREACHABLE_RETRY_MS. A key set fetched but lacking the token's key is the token's
+   * fault (jose's own errors, judged by refusal()).
+   */
+  #unlessUnreachable(iss: string, remote: JWTVerifyGetKey): JWTVerifyGetKey {
+    let failedAt: number | undefined;
+    const refusal = () => unavailable(`the token issuer ${iss} could not be reached for its keys to verify the bearer token`);
+    return async (header, token) => {
+      if (failedAt !== undefined && this.#now() - failedAt < this.#retryMs()) throw refusal();
+      try {
+        const key = await remote(header, token);
+        failedAt = undefined;
+        return key;
+      } catch (error) {
+        if (isTokensFault(error)) throw error;
+        failedAt = this.#now();
+        throw refusal();
+      }
+    };
+  }
+}
+
+/** A key set was had, and the token names no key of it, or one it cannot be used with. */
+function isTokensFault(error: unknown): boolean {
+  return error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys
+    || error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported;
 }
 
 /** The token of `Bearer <token>`; UNAUTHENTICATED without one. */
@@ -147,6 +205,7 @@ export function bearerToken(authorization: string): string {
 
 /** Why jose refused a token, in words that name no part of it; an issuer that cannot be reached is UNAVAILABLE. */
 function refusal(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
   if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) {
     return unavailable("the token issuer's keys could not be fetched to verify the bearer token");
   }

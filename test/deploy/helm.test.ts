@@ -29,7 +29,13 @@ const V1 = 'https://v1.example.internal';
 const IDENTITY_UID = `${'a'.repeat(40)}/${'b'.repeat(16)}`;
 
 const CHART_MANAGED = ['mode', 'v1Url', 'host', 'port', 'adminPort', 'adminHost', 'store', 'dataDir', 'pageTokenKey', 'pageTokenKeyFile', 'tlsCert', 'tlsKey', 'shedMaxRssBytes',
-  'authIssuer', 'authAudience', 'authDisabled', 'identity', 'identityTokenFile', 'issuerUrl'];
+  'authIssuer', 'authAudience', 'authDisabled', 'identity', 'identityTokenFile', 'issuerUrl', 'identityAllowRemote'];
+
+/** The workload's own container, which the sidecar layout runs beside the gateway. */
+const WORKLOAD = { name: 'workload', image: 'registry.example.internal/workload:latest', env: [{ name: 'PLATFORM_API_URL', value: 'http://127.0.0.1:8080' }] };
+
+/** The sidecar layout: an identity assumed and not opened beyond the pod. */
+const isSidecarLayout = (values: Doc) => (values.mode ?? 'translate') === 'translate' && !!values.identity?.uid && !values.identity?.allowRemote;
 
 /** Every `config` key, set to a value other than the gateway's default, large numbers included (they reach templates as floats). */
 const EVERY_CONFIG = {
@@ -68,8 +74,11 @@ const EVERY_CONFIG = {
 const SETS: Record<string, Doc> = {
   // The defaults and the one value they lack.
   translate: { v1: { url: V1 } },
-  // A workload identity assumed for requests without a token: a projected token for the issuer.
-  'assumed-identity': { v1: { url: V1 }, identity: { uid: IDENTITY_UID, issuerUrl: 'https://issuer.enforce.dev' } },
+  // A workload identity assumed for requests without a token: a projected token for the issuer, and the
+  // sidecar layout (the gateway a native sidecar of the workload, its API on loopback).
+  'assumed-identity': { v1: { url: V1 }, identity: { uid: IDENTITY_UID, issuerUrl: 'https://issuer.enforce.dev' }, extraContainers: [WORKLOAD] },
+  // The same identity opened beyond the pod on purpose (identity.allowRemote).
+  'assumed-identity-remote': { v1: { url: V1 }, identity: { uid: IDENTITY_UID, issuerUrl: 'https://issuer.enforce.dev', allowRemote: true } },
   // deploy/kubernetes/native-postgres.yaml's settings.
   'native-postgres': {
     mode: 'native',
@@ -229,6 +238,9 @@ describe('deploy/helm/v2gw: values.schema.json', () => {
     ['replicas on pod-local stores', { v1: { url: V1 }, replicaCount: 3, pageTokenKey: { secretName: 'k' } }, '/store/type'],
     ['replicas without one page-token key', { v1: { url: V1 }, replicaCount: 3, store: { type: 'postgres', postgres: { secretName: 'pg' } } }, '/pageTokenKey/secretName'],
     ['a PostgreSQL store without its Secret', { v1: { url: V1 }, store: { type: 'postgres' } }, '/store/postgres/secretName'],
+    ['an issuer whose keys would travel in clear', { mode: 'native', auth: { issuers: ['http://issuer.example'], audience: 'a' }, store: { type: 'postgres', postgres: { secretName: 'pg' } } }, '/auth/issuers/0'],
+    ['an STS the platform token would reach in clear', { v1: { url: V1 }, identity: { uid: IDENTITY_UID, issuerUrl: 'http://issuer.example' }, extraContainers: [WORKLOAD] }, '/identity/issuerUrl'],
+    ['the sidecar layout with no workload to serve', { v1: { url: V1 }, identity: { uid: IDENTITY_UID, issuerUrl: 'https://issuer.enforce.dev' } }, '/extraContainers'],
   ];
 
   it.each(BAD)('refuses %s, in ajv and in helm', (_, values, where) => {
@@ -257,7 +269,9 @@ describe('deploy/helm/v2gw: rendered', () => {
 
   it.each(sets)('%s: every object is valid for its kind, and no Secret is among them', (set) => {
     const { docs } = rendered[set]!;
-    expect(docs.map((d) => d.kind)).toEqual(expect.arrayContaining(['Deployment', 'Service', 'ServiceAccount']));
+    // The sidecar layout's API is on loopback: no Service could reach it.
+    expect(docs.map((d) => d.kind)).toEqual(expect.arrayContaining(isSidecarLayout(SETS[set]!) ? ['Deployment', 'ServiceAccount'] : ['Deployment', 'Service', 'ServiceAccount']));
+    expect(byKind(docs, 'Service').some((service) => service.spec.ports.some((port: Doc) => port.targetPort === 'api'))).toBe(!isSidecarLayout(SETS[set]!));
     for (const doc of docs) expectValidObject(doc);
     // The chart takes Secrets by name; their values never pass through values or release history.
     expect(byKind(docs, 'Secret')).toEqual([]);
@@ -270,7 +284,9 @@ describe('deploy/helm/v2gw: rendered', () => {
     for (const name of names) expect(KNOWN_ENV, name).toContain(name);
     const config = literalConfig(gatewayOf(deploymentOf(set)));
     expect(config.mode).toBe(SETS[set]!.mode ?? 'translate');
-    expect(config.host).toBe('0.0.0.0');
+    expect(config.host).toBe(isSidecarLayout(SETS[set]!) ? '127.0.0.1' : '0.0.0.0');
+    // The admin listener (probes, metrics) is always open to the pod network.
+    expect(config.adminHost ?? config.host).toBe('0.0.0.0');
   });
 
   it.each(sets)('%s: probes on the admin listener, a drain before stopping, non-root and read-only, secrets from Secrets', (set) => {
@@ -393,6 +409,24 @@ describe('deploy/helm/v2gw: rendered', () => {
     expect(byKind(rendered.translate!.docs, 'Deployment')[0]!.spec.template.spec.volumes.some((v: Doc) => v.name === 'identity-token')).toBe(false);
   });
 
+  it("assumed-identity: the sidecar layout keeps the API on loopback, as deploy/kubernetes/sidecar.yaml does, beside the workload's containers", () => {
+    const deployment = deploymentOf('assumed-identity');
+    const pod = deployment.spec.template.spec;
+    const gateway = gatewayOf(deployment);
+    // A native sidecar: started before the workload, stopped after it.
+    expect(pod.initContainers.map((c: Doc) => [c.name, c.restartPolicy])).toEqual([['v2gw', 'Always']]);
+    expect(pod.containers).toEqual([WORKLOAD]);
+    const config = literalConfig(gateway);
+    expect([config.host, config.adminHost, config.identityAllowRemote]).toEqual(['127.0.0.1', '0.0.0.0', false]);
+    const example = literalConfig(gatewayOf(byKind(exampleOf('sidecar.yaml'), 'Deployment')[0]!));
+    expect([example.host, example.adminHost]).toEqual([config.host, config.adminHost]);
+    expect(byKind(rendered['assumed-identity']!.docs, 'Service')).toEqual([]);
+    // Opened on purpose: the API behind the Service, and the gateway told so.
+    const remote = literalConfig(gatewayOf(deploymentOf('assumed-identity-remote')));
+    expect([remote.host, remote.identityAllowRemote]).toEqual(['0.0.0.0', true]);
+    expect(byKind(rendered['assumed-identity-remote']!.docs, 'Service').map((service) => service.spec.ports[0].targetPort)).toEqual(['api']);
+  });
+
   it('NOTES: says how to reach the gateway, and warns of what an operator would not want to find out later', () => {
     const notes = (values: Doc) => {
       const run = helmWith(['install', 'v2gw', CHART, '--dry-run=client', '--namespace', 'gateways'], values);
@@ -411,6 +445,10 @@ describe('deploy/helm/v2gw: rendered', () => {
     expect(open).toContain('native mode verifies no bearer token');
     const assumed = notes(SETS['assumed-identity']!);
     expect(assumed).toContain(`act as identity ${IDENTITY_UID}`);
+    expect(assumed).toContain('Sidecar layout: the API (REST and gRPC) listens on 127.0.0.1:8080 inside each pod, for the pod\'s own containers (workload) alone');
+    expect(assumed).not.toContain('port-forward');
+    expect(assumed).not.toContain('WARNING');
+    expect(notes(SETS['assumed-identity-remote']!)).toContain('WARNING: identity.allowRemote');
   });
 });
 
@@ -438,5 +476,47 @@ describe('deploy/helm/v2gw: a rendered pod runs', () => {
     } finally {
       await gateway.stop();
     }
+  });
+});
+
+/**
+ * Every chart example the docs show: each `helm install … deploy/helm/v2gw …` command of README.md and
+ * docs/*.md, run as `helm template` with its own `--set`s and `-f` files (a file is the doc's ```yaml
+ * block whose first line names it, `# native.yaml`), renders, passes the schema, and sets the gateway
+ * only what it accepts. Every such block is used by a command of its doc.
+ */
+describe('deploy/helm/v2gw: the examples in the docs', () => {
+  const docs = ['README.md', ...['identity.md', 'operations.md', 'api.md', 'compare.md', 'testing.md'].map((f) => `docs/${f}`)];
+  const examples = docs.flatMap((doc) => {
+    const text = readFileSync(`${ROOT}${doc}`, 'utf8');
+    const files = new Map<string, string>();
+    for (const [, body] of text.matchAll(/```ya?ml\n([\s\S]*?)```/g)) {
+      const name = /^# ([\w.-]+\.ya?ml)\n/.exec(body!)?.[1];
+      if (name) files.set(name, body!);
+    }
+    const commands = [...text.matchAll(/^helm (?:install|template|upgrade --install) (\S+) deploy\/helm\/v2gw((?: [^\n#]*)?)$/gm)].map((m) => ({ release: m[1]!, args: m[2]!.trim().split(/\s+/).filter(Boolean) }));
+    return commands.map((command) => ({ doc, ...command, files }));
+  });
+
+  it('finds the examples (the commands of README.md and docs/operations.md, and the sidecar layout of docs/identity.md)', () => {
+    expect(examples.map((e) => e.doc)).toEqual(expect.arrayContaining(['README.md', 'docs/operations.md', 'docs/identity.md']));
+    const used = new Set(examples.flatMap((e) => e.args.filter((_, i) => e.args[i - 1] === '-f').map((file) => `${e.doc}:${file}`)));
+    for (const example of examples) for (const name of example.files.keys()) expect(used, `${example.doc}: ${name} is used by a helm command`).toContain(`${example.doc}:${name}`);
+  });
+
+  it.each(examples.map((e) => [`${e.doc}: helm … ${e.args.join(' ')}`, e] as const))('%s renders a pod the gateway accepts', (_, example) => {
+    const args = example.args.map((arg, i) => {
+      if (example.args[i - 1] !== '-f') return arg;
+      const body = example.files.get(arg);
+      expect(body, `${example.doc} shows ${arg}`).toBeDefined();
+      const file = join(work, `${Math.random().toString(36).slice(2)}-${arg}`);
+      writeFileSync(file, body!);
+      return file;
+    });
+    const run = helm(['template', example.release, CHART, '--namespace', 'gateways', ...args]);
+    expect(run.status, run.stderr).toBe(0);
+    const deployment = byKind(parseAllDocuments(run.stdout).map((d) => d.toJS()).filter((d) => d), 'Deployment')[0]!;
+    expectValidObject(deployment);
+    expect(() => literalConfig(gatewayOf(deployment))).not.toThrow();
   });
 });

@@ -61,6 +61,9 @@ describe('deploy/kubernetes', () => {
     const volume = pod.volumes.find((v: Doc) => v.name === mount.name);
     expect(volume.projected.sources).toEqual([{ serviceAccountToken: { path: file.slice(mount.mountPath.length + 1), audience: config.issuerUrl, expirationSeconds: 3600 } }]);
     for (const container of pod.containers) expect((container.volumeMounts ?? []).map((m: Doc) => m.name)).not.toContain(mount.name);
+     // docs/identity.md says the service account's API token is mounted into no container: so it is.
+    expect(readFileSync(new URL('../../docs/identity.md', import.meta.url), 'utf8')).toContain('`automountServiceAccountToken: false`');
+    expect(pod.automountServiceAccountToken).toBe(false);
   });
 
   it('native: several replicas share one PostgreSQL store from a Secret, a disruption budget and a Service over them', () => {

@@ -62,6 +62,16 @@ describe('native mode authenticates (REST and gRPC)', () => {
     expect(failure.code).toBe(16);
   });
 
+  it('refuses a signed token whose sub is empty or blank: it names no caller (REST 401, gRPC 16)', async () => {
+    for (const sub of ['', ' ']) {
+      const token = await issuer.apiToken(sub, AUDIENCE);
+      const reply = await listAs(token);
+      expect(reply.status).toBe(401);
+      expect(aip(reply).message).toContain('names no subject');
+      expect((await rejected(grpc.call(GROUPS, 'ListGroups', {}, { authorization: `Bearer ${token}` }))).code).toBe(16);
+    }
+  });
+
   it('judges Connect and gRPC-Web calls alike', async () => {
     const connect = (token: string | null) => fetch(`${stack.url}/${GROUPS}/ListGroups`, {
       method: 'POST', body: '{}',

@@ -46,10 +46,15 @@ export class GrpcClient {
   readonly #address: string;
   readonly #credentials: grpc.ChannelCredentials;
   readonly #clients = new Map<string, grpc.Client>();
+  readonly #channel: grpc.ChannelOptions;
 
-  /** `url`: the gateway's http://host:port (h2c), exactly what the Go SDK is given; https:// with the CA to trust for TLS. */
-  constructor(url: string, tls?: { ca: Buffer }) {
+  /**
+   * `url`: the gateway's http://host:port (h2c), exactly what the Go SDK is given; https:// with the CA to trust for TLS.
+   * `channel`: grpc-js channel options (`grpc.default_authority` to name another host).
+   */
+  constructor(url: string, tls?: { ca: Buffer }, channel: grpc.ChannelOptions = {}) {
     this.#address = new URL(url).host;
+    this.#channel = channel;
     this.#credentials = url.startsWith('https:') ? grpc.credentials.createSsl(tls?.ca ?? null) : grpc.credentials.createInsecure();
   }
 
@@ -57,7 +62,7 @@ export class GrpcClient {
     let client = this.#clients.get(service);
     if (!client) {
       const Ctor = service.split('.').reduce<any>((node, part) => node[part], loaded) as grpc.ServiceClientConstructor;
-      client = new Ctor(this.#address, this.#credentials);
+      client = new Ctor(this.#address, this.#credentials, this.#channel);
       this.#clients.set(service, client);
     }
     return client as grpc.Client & Record<string, Function>;

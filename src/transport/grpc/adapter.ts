@@ -71,6 +71,7 @@ export function grpcAdapter(options: GrpcAdapterOptions): { handler: Handler; st
   let connect: Promise<Handler> | undefined;
   const viaConnect = withSpecMessageEncoding((req: Request, res: Response) => {
     dropUnarmableTimeout(req);
+    authorityAsHost(req);
     // The request's body waits in its stream, unread, while the adapter loads.
     (connect ??= connectHandler(options, fallback)).then(
       (handler) => handler(req, res),
@@ -130,6 +131,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function dropUnarmableTimeout(req: Request): void {
   const ms = grpcTimeoutMs(String(req.headers['grpc-timeout'] ?? ''));
   if (ms !== null && ms > MAX_TIMER_MS) delete req.headers['grpc-timeout'];
+}
+
+/**
+ * ConnectRPC hands a call's handler no HTTP/2 pseudo-header, so the host the caller named (`:authority`,
+ * which HTTP/2 sends in place of `Host`, RFC 9113 §8.3.1) is given to it as `host`, as a proxy to HTTP/1.1 would.
+ */
+function authorityAsHost(req: Request): void {
+  const authority = req.headers[':authority'];
+  if (typeof authority === 'string') req.headers.host = authority;
 }
 
 /** A trailers-only gRPC answer: UNIMPLEMENTED, as gRPC servers answer a method they do not have. */

@@ -15,6 +15,7 @@ import type { Binding } from '../../contract/bindings.ts';
 import { finish, requestContext } from '../../operation/context.ts';
 import type { CancelSignal } from '../../cancellation.ts';
 import type { Runner } from '../../policy/guard.ts';
+import type { CallerHeaders } from '../../policy/sidecar-callers.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
 import { grpcOperation } from './request.ts';
 import { handlerRan, REQUEST_ID, TRACE_SPAN } from './request-gate.ts';
@@ -31,12 +32,17 @@ export interface GrpcOptions {
   /** Time one request may take in all; a shorter `grpc-timeout` from the caller wins. */
   budgetMs: number;
   debugHeaders: boolean;
+  /** Refuses a call by who sent it, before anything else (the sidecar's rule, policy/sidecar-callers.ts); undefined: every caller. */
+  admit?: ((headers: CallerHeaders) => ApiError | undefined) | undefined;
 }
 
 /** What an answer needs of the call, from whichever server read it. */
 export interface UnaryCall {
   /** The `authorization` metadata, as sent. */
   authorization: string | null | undefined;
+  /** HTTP/2's `:authority` (or `Host`), and `Origin`, as sent. */
+  authority: string | null | undefined;
+  origin: string | null | undefined;
   /** The caller's deadline (`grpc-timeout`), if it sent one. */
   timeoutMs: number | undefined;
   /** Aborted when the caller cancels or goes away. */
@@ -65,6 +71,8 @@ export function unaryMethods(options: GrpcOptions): UnaryMethod[] {
     return {
       method,
       async answer(message, call) {
+        const refused = options.admit?.({ authority: call.authority ?? undefined, origin: call.origin ?? undefined });
+        if (refused) throw refused;
         const ctx = requestContext({
           authorization: call.authorization ?? '',
           requestId: call.requestId,
@@ -115,6 +123,9 @@ export function grpcRoutes(router: ConnectRouter, methods: readonly UnaryMethod[
       try {
         return fromJson(method.output, await answer(message, {
           authorization: context.requestHeader.get('authorization'),
+          // The adapter gives ConnectRPC, which drops HTTP/2's pseudo-headers, `:authority` as `host` (adapter.ts).
+          authority: context.requestHeader.get('host'),
+          origin: context.requestHeader.get('origin'),
           timeoutMs: context.timeoutMs(),
           signal: context.signal,
           requestId,

@@ -150,6 +150,8 @@ class UnaryCallOnStream {
     try {
       const document = await this.#entry.answer(message, {
         authorization: this.#headers.authorization,
+        authority: this.#headers[':authority'] ?? this.#headers.host,
+        origin: this.#headers.origin,
         timeoutMs: this.#timeoutMs,
         signal: this.#caller,
         requestId,
