@@ -9,7 +9,8 @@
  *    nobody judges it;
  * 2. the sidecar's identity — a request that brings no token of its own is
  *    sent to v1 with the workload identity's API token, when one is configured;
- * 3. authorization (native mode with issuers) — authorizer.ts;
+ * 3. authorization (native mode with issuers) — authorizer.ts, then
+ *    no-escalation.ts for a write that grants a role;
  * 4. then the runner; after a write, cached grants are dropped, and the
  *    creator of an organisation is bound to it as its owner.
  */
@@ -21,6 +22,7 @@ import type { Operation } from '../operation/operation.ts';
 import type { Authorizer } from './authorizer.ts';
 import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';
+import type { EscalationCheck } from './no-escalation.ts';
 import type { TokenVerifier } from './token-verifier.ts';
 import { unverifiedCaller } from './unverified-claims.ts';
 
@@ -40,6 +42,8 @@ export interface GuardOptions {
   verifier?: TokenVerifier | undefined;
   /** Native mode with issuers: decides who may do what. */
   authorizer?: Authorizer | undefined;
+  /** Native mode with issuers: a caller grants only what it holds (no-escalation.ts). */
+  escalation?: EscalationCheck | undefined;
   /** Binds an organisation's creator as its owner (native mode with issuers). */
   bindOwner?: ((organisation: string, identity: string) => Promise<void>) | undefined;
   /** The sidecar's workload identity (translate mode). */
@@ -87,6 +91,7 @@ export class Guard implements Runner {
     if (!rule) throw new ApiError(Code.PERMISSION_DENIED, 'the method has no authorization rule');
     const visible = await authorizer.check(rule, op, caller);
     if (visible) identify(ctx, caller, ctx.authorization, visible);
+    await this.#options.escalation?.check(op, caller);
     const answer = await this.#inner.execute(op, ctx);
     if (op.kind === 'list' || op.kind === 'get' || op.kind === 'lookup') return answer;
     // An organisation's creator owns it; any write may change someone's grants.
