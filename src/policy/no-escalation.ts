@@ -15,11 +15,13 @@
  */
 import { ApiError } from '../aip/errors.ts';
 import { parseBatch } from '../engine/batch-request.ts';
+import { patchOf } from '../render/patch.ts';
 import { readBody, readUpdate } from '../render/request-body.ts';
+import { validate } from '../render/validate.ts';
 import { Code } from '../rpc-status.ts';
 import { parentOf } from '../uidp.ts';
 import type { Json } from '../vocabulary/json.ts';
-import { atWithin, changesGrant, grantAfterUpdate, grantOf, roleWithin, type Grant } from '../vocabulary/role-grants.ts';
+import { atWithin, changesGrant, grantOf, roleWithin, type Grant } from '../vocabulary/role-grants.ts';
 import type { Caller } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
 import { missingAt, type AccessReader, type Grants } from './grants.ts';
@@ -60,26 +62,38 @@ export class EscalationCheck {
 
   /**
    * The grants the operation makes, each within its resource's organisation (one reaching outside is the
-   * runner's to refuse). Read from the request as the runner reads it, so no spelling of a field escapes.
+   * runner's to refuse). Read and validated as the runner reads and validates them, so no spelling of a
+   * field escapes, and a value the rules refuse (an internal-only capability) is INVALID_ARGUMENT, not a
+   * refusal for what the caller lacks.
    */
   async #granted(op: Operation): Promise<Grant[]> {
-    const spec = op.mapping.grants;
+    const { mapping } = op;
+    const spec = mapping.grants;
     if (!spec) return [];
     const within = (group: string) => (grant: Grant) => atWithin(grant, group);
     switch (op.kind) {
-      case 'create':
-        return [grantOf(spec, readBody(op.mapping.fields, op.body).value, op.parent)].filter(within(op.parent));
+      case 'create': {
+        const { value } = readBody(mapping.fields, op.body);
+        validate(mapping, value);
+        return [grantOf(spec, value, op.parent)].filter(within(op.parent));
+      }
       case 'batchCreate': {
-        const batch = parseBatch(op.mapping, '', op.body);
-        return batch.items.map((item) => grantOf(spec, readBody(op.mapping.fields, item).value, batch.parent)).filter(within(batch.parent));
+        const batch = parseBatch(mapping, '', op.body);
+        return batch.items.map((item, i) => {
+          const { value } = readBody(mapping.fields, item);
+          validate(mapping, value, undefined, `requests[${i}].${batch.singular}.`);
+          return grantOf(spec, value, batch.parent);
+        }).filter(within(batch.parent));
       }
       case 'update': {
-        const { value, paths } = readUpdate(op.mapping.fields, op.body, op.mask);
+        const { value, paths } = readUpdate(mapping.fields, op.body, op.mask);
         if (!changesGrant(spec, paths)) return [];
         // Nothing stored: the runner answers NOT_FOUND.
-        const stored = await this.#reader.stored(op.mapping.name, op.uid);
+        const stored = await this.#reader.stored(mapping.name, op.uid);
+        if (!stored) return [];
+        // The resource as the update leaves it, merged and validated as the backend will merge and validate it.
         const group = parentOf(op.uid);
-        return stored ? [grantAfterUpdate(spec, stored, value, paths, group)].filter(within(group)) : [];
+        return [grantOf(spec, patchOf(mapping, value, paths).apply(stored).document, group)].filter(within(group));
       }
       default:
         return [];
@@ -87,12 +101,23 @@ export class EscalationCheck {
   }
 }
 
+/** Room in the message for the names of missing capabilities (an answer's message is bounded: aip/errors.ts). */
+const NAMES_BUDGET = 640;
+
 function escalation(grant: Grant, missing: readonly string[]): ApiError {
   const what = grant.role ? `role ${grant.role}` : 'these capabilities';
+  const named: string[] = [];
+  let length = 0;
+  for (const capability of missing) {
+    if (length + capability.length + 2 > NAMES_BUDGET) break;
+    named.push(capability);
+    length += capability.length + 2;
+  }
+  const more = missing.length - named.length;
+  const list = named.join(', ') + (more > 0 ? ` and ${more} more` : '');
+  const count = missing.length === 1 ? '1 capability' : `${missing.length} capabilities`;
   return new ApiError(
     Code.PERMISSION_DENIED,
-    `the caller may grant only what it holds: granting ${what} at "${grant.at}" needs ${missing.join(', ')}, which the caller does not hold there`,
-    [],
-    { missingCapabilities: missing.join(',') },
+    `the caller may grant only what it holds: granting ${what} at "${grant.at}" needs ${count} the caller does not hold there: ${list}`,
   );
 }

@@ -51,13 +51,6 @@ export function changesGrant(spec: GrantSpec, paths: readonly string[]): boolean
   return grantFields(spec).some((field) => coveredBy(field, paths));
 }
 
-/** The resource as an update leaves its grant: the updated value's fields where the paths cover them, the stored ones elsewhere. */
-export function grantAfterUpdate(spec: GrantSpec, stored: Json, value: Json, paths: readonly string[], group: string): Grant {
-  const merged: Json = {};
-  for (const field of grantFields(spec)) merged[field] = getPath(coveredBy(field, paths) ? value : stored, field);
-  return grantOf(spec, merged, group);
-}
-
 /** A role may be granted at `at` when it is built in (a flat, root-level uid) or defined at `at` or one of its ancestors. */
 export function roleWithin(role: string, at: string): boolean {
   if (isInRoot(role)) return true;
