@@ -9,13 +9,11 @@
  * the contract marks internal_only, an owner's neither (INVALID_ARGUMENT
  * naming it, on create and on a masked update). REST and gRPC.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIssuer, type RunningIssuer } from '../../src/emulator/issuer/index.ts';
-import { GrpcClient, rejected } from '../support/grpc.ts';
-import { startMode, type ModeStack } from '../support/modes.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authenticatedNative } from '../support/authenticated-native.ts';
+import { rejected } from '../support/grpc.ts';
 import { aip, type Reply } from '../support/stack.ts';
 
-const AUDIENCE = 'https://api.v2gw.test';
 const IAM = 'chainguard.platform.iam.v2beta1';
 const ALICE = 'a'.repeat(40);
 
@@ -26,10 +24,8 @@ const GRANTER_CAPS = [
 ];
 
 describe.each(['native', 'native-pg'] as const)('a caller grants only what it holds (REST and gRPC) [%s]', (mode) => {
-  let issuer: RunningIssuer;
-  let stack: ModeStack;
-  let grpc: GrpcClient;
-  const tokens = new Map<string, string>();
+  const gateway = authenticatedNative(mode);
+  const { call } = gateway;
   let org: string;
   let team: string;
   let bob: string;
@@ -40,14 +36,7 @@ describe.each(['native', 'native-pg'] as const)('a caller grants only what it ho
   let bobsListerBinding: string;
   let davesOwnerBinding: string;
 
-  const as = async (who: string) => {
-    if (!tokens.has(who)) tokens.set(who, `Bearer ${await issuer.apiToken(who, AUDIENCE)}`);
-    return tokens.get(who)!;
-  };
-  const call = async (who: string, method: string, path: string, options: { body?: unknown; query?: Record<string, string | number> } = {}): Promise<Reply> =>
-    stack.client.call(method, path, { ...options, authorization: await as(who) });
-  const rpc = async (who: string, service: string, method: string, request: object) =>
-    grpc.call(`${IAM}.${service}`, method, request, { authorization: await as(who) });
+  const rpc = (who: string, service: string, method: string, request: object) => gateway.rpc(who, `${IAM}.${service}`, method, request);
   const made = async (who: string, path: string, body: unknown): Promise<string> => {
     const reply = await call(who, 'POST', path, { body });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -68,9 +57,6 @@ describe.each(['native', 'native-pg'] as const)('a caller grants only what it ho
   };
 
   beforeAll(async () => {
-    issuer = await startIssuer();
-    stack = await startMode(mode, { flags: ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE] });
-    grpc = new GrpcClient(stack.url);
     org = await made(ALICE, '/iam/v2beta1/groups', { name: 'escalation-org' });
     team = await made(ALICE, `/iam/v2beta1/groups/${org}`, { name: 'team' });
     const ownerRole = (await call(ALICE, 'GET', '/iam/v2beta1/roles', { query: { name: 'owner' } })).body.roles[0];
@@ -78,16 +64,11 @@ describe.each(['native', 'native-pg'] as const)('a caller grants only what it ho
     ownerLacks = ownerRole.capabilities.filter((capability: string) => !GRANTER_CAPS.includes(capability));
     lister = await made(ALICE, `/iam/v2beta1/roles/${org}`, { name: 'lister', capabilities: ['CAP_IAM_GROUPS_LIST'] });
     const granter = await made(ALICE, `/iam/v2beta1/roles/${team}`, { name: 'granter', capabilities: GRANTER_CAPS });
-    bob = await made(ALICE, `/iam/v2beta1/identities/${org}`, { name: 'bob', claimMatch: { issuer: issuer.platform.url, subject: 'bob' } });
-    dave = await made(ALICE, `/iam/v2beta1/identities/${org}`, { name: 'dave', claimMatch: { issuer: issuer.platform.url, subject: 'dave' } });
+    bob = await made(ALICE, `/iam/v2beta1/identities/${org}`, { name: 'bob', claimMatch: { issuer: gateway.issuer.platform.url, subject: 'bob' } });
+    dave = await made(ALICE, `/iam/v2beta1/identities/${org}`, { name: 'dave', claimMatch: { issuer: gateway.issuer.platform.url, subject: 'dave' } });
     // bob's only binding: the granter role at team, not at the organisation.
     await made(ALICE, `/iam/v2beta1/roleBindings/${team}`, { identityUid: bob, roleUid: granter });
     davesOwnerBinding = await made(ALICE, `/iam/v2beta1/roleBindings/${team}`, { identityUid: dave, roleUid: owner });
-  });
-  afterAll(async () => {
-    grpc?.close();
-    await stack?.close();
-    await issuer?.close();
   });
 
   it('refuses bob binding itself owner at team, naming what it lacks; nothing is written and bob still cannot delete the group', async () => {
