@@ -84,7 +84,7 @@ export function requireGrantWithin(spec: GrantSpec, value: Json, group: string, 
     violations.push({ field: fieldPrefix + at, description: `must be a group of the organisation ${organisationOf(group)}` });
   }
   if (checked(spec.role) && grant.role && !(atOk && roleWithin(grant.role, grant.at))) {
-    violations.push({ field: fieldPrefix + spec.role, description: `must name a built-in role or a role defined at ${grant.at || 'the group'} or one of its ancestors` });
+    violations.push({ field: fieldPrefix + spec.role, description: `must name a built-in role or a role defined at ${atOk ? grant.at : 'the group it is granted at'} or one of its ancestors` });
   }
   if (checked(spec.identity) && grant.identity && !(atOk && identityWithin(grant.identity, grant.at))) {
     violations.push({ field: fieldPrefix + spec.identity, description: `must name a user (a root-level identity) or an identity of the organisation ${organisationOf(group)}` });
