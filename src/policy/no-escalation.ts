@@ -46,18 +46,21 @@ export class EscalationCheck {
     const granted = await this.#granted(op);
     if (granted.length === 0) return;
     const held = await this.#grants.of(caller.subject);
+    // A batch grants one role many times: it is read once.
+    const roles = new Map<string, Promise<readonly string[]>>();
     for (const grant of granted) {
-      const capabilities = await this.#capabilities(grant);
+      const capabilities = await this.#capabilities(grant, roles);
       const missing = missingAt(held, grant.at, capabilities);
       if (missing.length > 0) throw escalation(grant, missing);
     }
   }
 
   /** Every capability the grant hands out: its role's (one within its organisation only) and its own list. */
-  async #capabilities(grant: Grant): Promise<readonly string[]> {
+  async #capabilities(grant: Grant, roles: Map<string, Promise<readonly string[]>>): Promise<readonly string[]> {
     const own = grant.capabilities ?? [];
     if (!grant.role || !roleWithin(grant.role, grant.at)) return own;
-    return [...new Set([...(await this.#reader.capabilitiesOf(grant.role)), ...own])];
+    if (!roles.has(grant.role)) roles.set(grant.role, this.#reader.capabilitiesOf(grant.role));
+    return [...new Set([...(await roles.get(grant.role)!), ...own])];
   }
 
   /**
