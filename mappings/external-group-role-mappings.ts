@@ -38,6 +38,8 @@ export default defineResource({
   }),
   methods: { custom: { BatchDeleteExternalGroupRoleMappings: batchDeleteExternalGroupRoleMappings } },
   references: { identityProviderUid: { kind: 'identityProviders', by: '@parent', pick: 'uid' } },
+  // Members of the external group are granted its role at its scope.
+  grants: { role: 'roleUid', at: 'scope' },
   native: {
     requires: { roleUid: 'roles' },
   },

@@ -55,6 +55,8 @@ export default defineResource({
   references: {
     role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description', capabilities: 'capabilities' } },
   },
+  // Whoever accepts it is granted its role at its group.
+  grants: { role: 'roleUid', at: '@parent' },
   native: {
     requires: { roleUid: 'roles' },
     generated: {

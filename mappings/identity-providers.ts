@@ -73,6 +73,8 @@ export default defineResource({
       RevokeScimToken: revokeScimToken, SetScimEnabled: setScimEnabled,
     },
   },
+  // Who signs in through it is granted its default role at its group.
+  grants: { role: 'defaultRole', at: '@parent' },
   native: {
     // The SCIM credential (methods/scim.ts) kept at the provider's uid; `scim` is derived from it on each read, without its digests.
     keeps: [SCIM_KIND],

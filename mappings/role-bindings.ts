@@ -72,6 +72,8 @@ export default defineResource({
     group: { kind: 'groups', by: '@parent', pick: { uid: 'uid', name: 'name', description: 'description' } },
     role: { kind: 'roles', by: 'roleUid', pick: { uid: 'uid', name: 'name', description: 'description' } },
   },
+  // Grants its role to its identity at its group.
+  grants: { role: 'roleUid', identity: 'identityUid', at: '@parent' },
   native: {
     requires: { identityUid: 'identities', roleUid: 'roles' },
   },

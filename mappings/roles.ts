@@ -9,6 +9,9 @@ import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './c
 import { CAPABILITY, v2Names } from './enums.ts';
 import { BUILTIN_ROLES } from './builtin-roles.ts';
 import { deterministicRootUid } from '../src/uidp.ts';
+import { internalOnlyCapabilities } from '../src/contract/registry.ts';
+
+const INTERNAL_ONLY = internalOnlyCapabilities();
 
 export default defineResource({
   name: 'roles',
@@ -31,9 +34,15 @@ export default defineResource({
     // No length is stated for this name; 256 keeps the store's name index row within PostgreSQL's limit.
     name: text().max(256, 'must be at most 256 characters').optional(),
     description: z.string().optional(),
-    capabilities: z.array(z.enum(v2Names(CAPABILITY), { error: 'must be capability enum names such as CAP_IAM_GROUPS_LIST' }), { error: 'is required' })
-      .min(1, 'must hold at least one capability'),
+    capabilities: z.array(
+      z.enum(v2Names(CAPABILITY), { error: 'must be capability enum names such as CAP_IAM_GROUPS_LIST' })
+        // The contract's `(internal_only)`: the platform's own capabilities. Both modes refuse them, translate mode before v1 is asked.
+        .refine((capability) => !INTERNAL_ONLY.has(capability), { error: (issue) => `${String(issue.input)} is internal only: no custom role may carry it` }),
+      { error: 'is required' },
+    ).min(1, 'must hold at least one capability'),
   }),
+  // A custom role hands out its capabilities to whoever it is bound to, at its group and below.
+  grants: { capabilities: 'capabilities', at: '@parent' },
   native: {
     // The managed roles, at the root with flat uids every replica derives alike; read-only to clients.
     seed: BUILTIN_ROLES.map((role) => ({

@@ -30,6 +30,7 @@ const httpExt = extension('google.api.http');
 const fieldBehaviorExt = extension('google.api.field_behavior');
 const iamExt = extension('chainguard.annotations.iam');
 const capabilityNameExt = extension('chainguard.capabilities.name');
+const internalOnlyExt = extension('chainguard.capabilities.internal_only');
 const FieldBehavior = enumeration('google.api.FieldBehavior');
 const Capability = enumeration('chainguard.capabilities.Capability');
 
@@ -118,4 +119,9 @@ export function capabilityV1Name(capability: string): string | undefined {
   const value = Capability.values.find((v) => v.name === capability);
   if (!value || !hasOption(value, capabilityNameExt)) return undefined;
   return getOption(value, capabilityNameExt) as unknown as string;
+}
+
+/** The capabilities the contract marks `(internal_only)`: the platform's own, which no customer role may carry. */
+export function internalOnlyCapabilities(): ReadonlySet<string> {
+  return new Set(Capability.values.filter((v) => hasOption(v, internalOnlyExt) && getOption(v, internalOnlyExt) === true).map((v) => v.name));
 }

@@ -254,14 +254,18 @@ export class NativeBackend implements BackendPort {
     });
   }
 
-  async lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, _ctx: RequestContext): Promise<Json> {
+  async lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json> {
     const spec = mapping.native?.lookup;
     if (!spec) throw notFound('route', `${mapping.name} lookup`);
     const params = Object.keys(mapping.methods?.lookup?.params ?? {});
     for (const alternative of spec.match) {
       const { rows } = await this.#store.resources.list({
         kind: mapping.name,
-        filters: Object.entries(alternative).map(([param, field]) => ({ field, op: 'eq' as const, value: values[param]! })),
+        filters: [
+          ...Object.entries(alternative).map(([param, field]) => ({ field, op: 'eq' as const, value: values[param]! })),
+          // Authorization's narrowing: a resource the caller may not read is not found, so it is answered as one that does not exist.
+          ...(ctx.visibleWithin ? [{ field: 'uid', op: 'within' as const, value: ctx.visibleWithin }] : []),
+        ],
         order: [{ field: 'uid', desc: false }],
         skip: 0,
         limit: 1,

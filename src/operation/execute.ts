@@ -24,7 +24,8 @@ import { readBody, readUpdate } from '../render/request-body.ts';
 import { validate } from '../render/validate.ts';
 import { patchOf } from '../render/patch.ts';
 import { RenderStage } from '../render/render.ts';
-import { isUidp } from '../uidp.ts';
+import { isUidp, parentOf } from '../uidp.ts';
+import { requireGrantWithin } from '../vocabulary/role-grants.ts';
 import { abortReason, type RequestContext } from './context.ts';
 import { within } from '../observability/tracing.ts';
 import type { Operation } from './operation.ts';
@@ -131,6 +132,7 @@ export class OperationRunner {
         for (const field of mapping.create?.organisationScoped ?? []) {
           if (getPath(value, field) !== organisation) throw invalidField(field, `must be the organisation's UIDP, ${organisation}`);
         }
+        if (mapping.grants) requireGrantWithin(mapping.grants, value, op.parent);
         return backend.create(mapping, op.parent, value, ctx)
           .then(async ({ row, once }) => ({ ...(await stage.one(mapping, row, ctx)), ...once }));
       }
@@ -138,6 +140,7 @@ export class OperationRunner {
         requireUidp('uid', op.uid);
         const { value, paths } = readUpdate(mapping.fields, op.body, op.mask);
         const patch = patchOf(mapping, value, paths, this.#backend.rows.rules?.(mapping));
+        if (mapping.grants) requireGrantWithin(mapping.grants, value, parentOf(op.uid), paths);
         // Keyed by v1's collection: a repo and its readme are one v1 row, so their read-modify-writes take turns.
         // The answer is rendered before the lock goes, as the row was written.
         return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`,
@@ -152,6 +155,7 @@ export class OperationRunner {
         const values = batch.items.map((item, i) => {
           const { value } = readBody(mapping.fields, item);
           this.#validate(mapping, value, `requests[${i}].${batch.singular}.`);
+          if (mapping.grants) requireGrantWithin(mapping.grants, value, batch.parent, undefined, `requests[${i}].${batch.singular}.`);
           return value;
         });
         return backend.batchCreate(mapping, batch.parent, values, batch.singular, ctx)

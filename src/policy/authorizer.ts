@@ -9,6 +9,7 @@
  * An `unscoped` List is narrowed to the groups where the caller holds the
  * List's capability (the store filters the rows, so totalCount counts only
  * those, and a page token, which only says where a page starts, grants nothing).
+ * A lookup is narrowed alike, to what the caller may read.
  */
 import { ApiError } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
@@ -33,6 +34,7 @@ export class Authorizer {
   /** Resolves with what the request may see, or rejects with PERMISSION_DENIED. */
   async check(rule: MethodRule, op: Operation, caller: Caller): Promise<Visibility> {
     const needed = rule.capabilities;
+    if (rule.readsAs && !rule.disabled && !rule.readsAs.disabled) return this.#readable([...needed, ...rule.readsAs.capabilities], caller);
     if (rule.disabled || needed.length === 0) return undefined;
     const grants = await this.#grants.of(caller);
     if (rule.unscoped && op.kind === 'list') {
@@ -48,6 +50,15 @@ export class Authorizer {
     }
     if (scope !== '' && holds(grants, scope, needed)) return undefined;
     throw denied(rule, scope);
+  }
+
+  /**
+   * What a lookup may find: rows within the groups where the caller may read the resource, and the
+   * root-level ones (users, built-in rows), which are everyone's to find. Anything else is answered as
+   * if nothing matched.
+   */
+  async #readable(needed: readonly string[], caller: Caller): Promise<Visibility> {
+    return [...groupsHolding(await this.#grants.of(caller), needed), ''];
   }
 
   /** A write through this process may have changed someone's grants. */

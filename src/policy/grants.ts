@@ -72,14 +72,18 @@ export class Grants implements GrantsSource {
 
 /** Whether `grants` hold every capability at `uid`: bindings at the uid itself and at each of its ancestors count. */
 export function holds(grants: GrantMap, uid: string, capabilities: readonly string[]): boolean {
-  if (capabilities.length === 0) return true;
+  return capabilities.length === 0 || missingAt(grants, uid, capabilities).length === 0;
+}
+
+/** The capabilities of `capabilities` that `grants` do not hold at `uid` (bindings at it and its ancestors count), in their order. */
+export function missingAt(grants: GrantMap, uid: string, capabilities: readonly string[]): string[] {
   const held = new Set<string>();
   for (let end = uid.indexOf('/'); ; end = uid.indexOf('/', end + 1)) {
     const at = grants.get(end < 0 ? uid : uid.slice(0, end));
     if (at) for (const capability of at) held.add(capability);
     if (end < 0) break;
   }
-  return capabilities.every((capability) => held.has(capability));
+  return capabilities.filter((capability) => !held.has(capability));
 }
 
 /** The groups at which `grants` hold every capability: what an unscoped List may show (rows within them). */

@@ -11,7 +11,8 @@
  * 2. the sidecar's identity — a request that brings no token of its own is
  *    sent to v1 with the workload identity's API token, when one is configured;
  * 3. authorization (native mode with issuers, and what translate mode keeps
- *    in its store) — authorizer.ts, over the mode's grants;
+ *    in its store) — authorizer.ts, over the mode's grants; then, in native
+ *    mode, no-escalation.ts for a write that grants a role;
  * 4. then the runner; after a write, cached grants are dropped, and the
  *    creator of an organisation is bound to it as its owner. A read (a List,
  *    Get or lookup, or a custom method the comparison too counts read-only,
@@ -25,6 +26,7 @@ import type { Operation } from '../operation/operation.ts';
 import type { Authorizer } from './authorizer.ts';
 import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';
+import type { EscalationCheck } from './no-escalation.ts';
 import { unverifiedCaller } from './unverified-claims.ts';
 import { isReadOnly } from '../compare/read-only.ts';
 
@@ -51,6 +53,8 @@ export interface GuardOptions {
   authorizer?: Authorizer | undefined;
   /** The operations the verifier and authorizer judge: every one unless given (translate mode: what the store keeps). */
   judged?: ((op: Operation) => boolean) | undefined;
+  /** Native mode with issuers: a caller grants only what it holds (no-escalation.ts). */
+  escalation?: EscalationCheck | undefined;
   /** Binds an organisation's creator as its owner (native mode with issuers). */
   bindOwner?: ((organisation: string, identity: string) => Promise<void>) | undefined;
   /** The sidecar's workload identity (translate mode). */
@@ -105,6 +109,7 @@ export class Guard implements Runner {
     if (!rule) throw new ApiError(Code.PERMISSION_DENIED, 'the method has no authorization rule');
     const visible = await authorizer.check(rule, op, caller);
     if (visible) identify(ctx, caller, ctx.authorization, visible);
+    await this.#options.escalation?.check(op, caller);
     const answer = await this.#inner.execute(op, ctx);
     if (readsOnly(op)) return answer;
     // An organisation's creator owns it; any write may change someone's grants.

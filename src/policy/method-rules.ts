@@ -25,6 +25,11 @@ export interface MethodRule {
   readonly unscoped: boolean;
   /** The uid the request acts on (its `iam_scope` field, or an unscoped method's target), '' when it names none. */
   scopeOf(op: Operation): string;
+  /**
+   * A lookup's: the rule of its resource's Get. A lookup answers a resource the caller may not read as it
+   * answers one that does not exist (authorizer.ts), so it cannot be used to find what lies elsewhere.
+   */
+  readonly readsAs?: MethodRule;
 }
 
 const iamScope = contract.getExtension('chainguard.annotations.iam_scope');
@@ -101,6 +106,11 @@ export class MethodRules {
       if (!kinds) this.#standard.set(binding.mapping, (kinds = new Map()));
       // The GA twin and v2beta1 share one table: the first binding of a kind is its rule.
       if (!kinds.has(binding.kind)) kinds.set(binding.kind, rule);
+    }
+    for (const kinds of this.#standard.values()) {
+      const lookup = kinds.get('lookup');
+      // A lookup of a resource no Get serves reads as the strictest rule: nothing found is shown.
+      if (lookup) kinds.set('lookup', { ...lookup, readsAs: kinds.get('get') ?? { ...lookup, capabilities: ['CAP_UNANNOTATED'] } });
     }
   }
 

@@ -29,18 +29,21 @@ export async function policyStep(
   const shared = new Set(bindings.flatMap((binding) => (binding.mapping.native?.seed ?? []).map((row) => row.uid)));
   if (config.mode !== 'native') return translateGuard(config, rules, shared, inner, parts);
   if (issuers.length === 0) return new Guard(inner, { rules, unverifiedCallers: true });
-  const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants, ownerRoleUid }] = await Promise.all([
+  const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants, ownerRoleUid }, { EscalationCheck }] = await Promise.all([
     import('./token-verifier.ts'),
     import('./authorizer.ts'),
     import('./grants.ts'),
     import('./store-grants.ts'),
+    import('./no-escalation.ts'),
   ]);
   const owner = ownerRoleUid();
   const access = new StoreGrants(store);
+  const grants = new Grants(access, config.authGrantsCacheMs);
   return new Guard(inner, {
     rules,
     verifier: new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs }),
-    authorizer: new Authorizer(new Grants(access, config.authGrantsCacheMs), shared),
+    authorizer: new Authorizer(grants, shared),
+    escalation: new EscalationCheck(grants, access),
     bindOwner: (organisation, identity) => access.bind(organisation, identity, owner),
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Authorization's read-only view of the native store (grants.ts's
- * AccessReader), and the one write it makes: the owner binding of an
+ * AccessReader, no-escalation.ts's GrantReader), and the one write it makes: the owner binding of an
  * organisation to whoever created it.
  */
 import type { Store } from '../store/types.ts';
@@ -8,7 +8,9 @@ import { newChildUid } from '../uidp.ts';
 import { normalize } from '../vocabulary/document.ts';
 import roleBindings from '../../mappings/role-bindings.ts';
 import roles from '../../mappings/roles.ts';
+import type { Json } from '../vocabulary/json.ts';
 import type { AccessReader } from './grants.ts';
+import type { GrantReader } from './no-escalation.ts';
 
 /** The built-in owner role's uid, as the roles mapping seeds it. */
 export function ownerRoleUid(): string {
@@ -20,7 +22,7 @@ export function ownerRoleUid(): string {
 /** More bindings than one identity plausibly has; past it the rest are not read (and grant nothing). */
 const MAX_BINDINGS = 10_000;
 
-export class StoreGrants implements AccessReader {
+export class StoreGrants implements AccessReader, GrantReader {
   readonly #store: Store;
 
   constructor(store: Store) {
@@ -42,6 +44,10 @@ export class StoreGrants implements AccessReader {
     const row = await this.#store.resources.get(roles.name, role);
     const capabilities = row?.body.capabilities;
     return Array.isArray(capabilities) ? capabilities.map(String) : [];
+  }
+
+  async stored(kind: string, uid: string): Promise<Json | undefined> {
+    return (await this.#store.resources.get(kind, uid))?.body;
   }
 
   /** Binds `identity` to `role` at `group` (the organisation it just created), stored as native mode stores a binding. */

@@ -101,6 +101,22 @@ export interface Reference {
   readonly pick: string | Readonly<Record<string, string>>;
 }
 
+/** Which fields of a resource grant capabilities, where, and to whom (`ResourceMapping.grants`). */
+export interface GrantSpec {
+  /** The field holding the uid of the role it grants. */
+  readonly role?: string;
+  /** The field listing the capability enum names it grants itself (a custom role). */
+  readonly capabilities?: string;
+  /**
+   * The group it is granted at: `@parent`, the group the resource sits in (a
+   * create's parent, an updated resource's parent), or the field holding that
+   * group's uid (read from the write's own value: such a resource has no update).
+   */
+  readonly at: '@parent' | (string & {});
+  /** The field holding the uid of the identity it is granted to, where the resource names one. */
+  readonly identity?: string;
+}
+
 export type FilterOp =
   | 'eq' | 'in' | 'descendantOf' | 'childOf' | 'ancestorOf' | 'inRoot'
   /** A timestamp bound: the field is at or after the given RFC 3339 time. */
@@ -237,6 +253,15 @@ export interface ResourceMapping {
    * (its field spec has a v1 source), translate mode renders it from the row.
    */
   readonly references?: Readonly<Record<string, Reference>>;
+  /**
+   * What writing this resource hands out (a role binding, an invite, an
+   * identity provider's default role, a custom role's own capabilities): its
+   * writer must hold all of it where it is granted (policy/no-escalation.ts),
+   * and the role and identity it names must lie inside that organisation
+   * (vocabulary/role-grants.ts). Both modes check the references; native mode
+   * with authentication checks the holding.
+   */
+  readonly grants?: GrantSpec;
   /** The fields as the mapping file declares them, before the contract's are laid under them (for the test that nothing is said twice). */
   readonly declaredFields?: Readonly<Record<string, FieldSpec>>;
   /** Native-mode behaviour beyond what the field specs say. */

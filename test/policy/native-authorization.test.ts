@@ -4,23 +4,19 @@
  * creator of an organisation owns it; refusals come before existence; Lists
  * and their counts show only what the caller may see. REST and gRPC.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIssuer, type RunningIssuer } from '../../src/emulator/issuer/index.ts';
-import { GrpcClient, rejected } from '../support/grpc.ts';
-import { startMode, type ModeStack } from '../support/modes.ts';
-import { aip, type Reply } from '../support/stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authenticatedNative } from '../support/authenticated-native.ts';
+import { rejected } from '../support/grpc.ts';
+import { aip } from '../support/stack.ts';
 
-const AUDIENCE = 'https://api.v2gw.test';
 const GROUPS = 'chainguard.platform.iam.v2beta1.GroupsService';
 const ALICE = 'a'.repeat(40);
 const CAROL = 'e'.repeat(40);
 const DAVE = 'd'.repeat(40);
 
 describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST and gRPC) [%s]', (mode) => {
-  let issuer: RunningIssuer;
-  let stack: ModeStack;
-  let grpc: GrpcClient;
-  const tokens = new Map<string, string>();
+  const gateway = authenticatedNative(mode);
+  const { as, call } = gateway;
   let org: string;
   let team: string;
   let sibling: string;
@@ -28,17 +24,7 @@ describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST an
   let viewerBinding: string;
   let roles: { viewer: string; owner: string };
 
-  const as = async (who: string) => {
-    if (!tokens.has(who)) tokens.set(who, `Bearer ${await issuer.apiToken(who, AUDIENCE)}`);
-    return tokens.get(who)!;
-  };
-  const call = async (who: string, method: string, path: string, options: { body?: unknown; query?: Record<string, string | number> } = {}): Promise<Reply> =>
-    stack.client.call(method, path, { ...options, authorization: await as(who) });
-
   beforeAll(async () => {
-    issuer = await startIssuer();
-    stack = await startMode(mode, { flags: ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE] });
-    grpc = new GrpcClient(stack.url);
     const created = await call(ALICE, 'POST', '/iam/v2beta1/groups', { body: { name: 'alice-org' } });
     expect(created.status).toBe(200);
     org = created.body.uid;
@@ -46,17 +32,11 @@ describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST an
     sibling = (await call(CAROL, 'POST', '/iam/v2beta1/groups', { body: { name: 'carol-org' } })).body.uid;
     const listed = (await call(ALICE, 'GET', '/iam/v2beta1/roles')).body.roles as { uid: string; name: string }[];
     roles = { viewer: listed.find((r) => r.name === 'viewer')!.uid, owner: listed.find((r) => r.name === 'owner')!.uid };
-    bob = (await call(ALICE, 'POST', `/iam/v2beta1/identities/${org}`, { body: { name: 'bob', claimMatch: { issuer: issuer.platform.url, subject: 'bob' } } })).body.uid;
+    bob = (await call(ALICE, 'POST', `/iam/v2beta1/identities/${org}`, { body: { name: 'bob', claimMatch: { issuer: gateway.issuer.platform.url, subject: 'bob' } } })).body.uid;
     const binding = await call(ALICE, 'POST', `/iam/v2beta1/roleBindings/${org}`, { body: { identityUid: bob, roleUid: roles.viewer } });
     expect(binding.status).toBe(200);
     viewerBinding = binding.body.uid;
   });
-  afterAll(async () => {
-    grpc?.close();
-    await stack?.close();
-    await issuer?.close();
-  });
-
   it("binds an organisation's creator as its owner", async () => {
     const bindings = (await call(ALICE, 'GET', '/iam/v2beta1/roleBindings', { query: { 'uidp.children_of': org } })).body.roleBindings;
     expect(bindings).toContainEqual(expect.objectContaining({ role: expect.objectContaining({ uid: roles.owner, name: 'owner' }), group: expect.objectContaining({ uid: org }) }));
@@ -67,7 +47,7 @@ describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST an
   it('lets a viewer read the organisation and what is under it (the binding applies to descendants)', async () => {
     expect((await call(bob, 'GET', `/iam/v2beta1/groups/${org}`)).status).toBe(200);
     expect((await call(bob, 'GET', `/iam/v2beta1/groups/${team}`)).status).toBe(200);
-    expect(await grpc.call(GROUPS, 'GetGroup', { uid: team }, { authorization: await as(bob) })).toMatchObject({ uid: team });
+    expect(await gateway.grpc.call(GROUPS, 'GetGroup', { uid: team }, { authorization: await as(bob) })).toMatchObject({ uid: team });
   });
 
   it('refuses a viewer a create, and binding itself owner (PERMISSION_DENIED, nothing written)', async () => {
@@ -76,7 +56,7 @@ describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST an
     expect(aip(create).byType.ErrorInfo.reason).toBe('PERMISSION_DENIED');
     const escalate = await call(bob, 'POST', `/iam/v2beta1/roleBindings/${org}`, { body: { identityUid: bob, roleUid: roles.owner } });
     expect(escalate.status).toBe(403);
-    expect((await rejected(grpc.call(GROUPS, 'CreateGroup', { parent: org, group: { name: 'mine' } }, { authorization: await as(bob) }))).code).toBe(7);
+    expect((await rejected(gateway.grpc.call(GROUPS, 'CreateGroup', { parent: org, group: { name: 'mine' } }, { authorization: await as(bob) }))).code).toBe(7);
     const names = (await call(ALICE, 'GET', '/iam/v2beta1/groups', { query: { 'uidp.children_of': org } })).body.groups.map((g: { name: string }) => g.name);
     expect(names).toEqual(['team']);
   });
@@ -90,8 +70,8 @@ describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST an
       expect([existing.status, missing.status, missingRoot.status]).toEqual([403, 403, 403]);
       expect(aip(missing).byType.ErrorInfo.reason).toBe(aip(existing).byType.ErrorInfo.reason);
     }
-    const grpcExisting = await rejected(grpc.call(GROUPS, 'GetGroup', { uid: sibling }, { authorization: await as(DAVE) }));
-    const grpcMissing = await rejected(grpc.call(GROUPS, 'GetGroup', { uid: `${sibling}/0123456789abcdef` }, { authorization: await as(DAVE) }));
+    const grpcExisting = await rejected(gateway.grpc.call(GROUPS, 'GetGroup', { uid: sibling }, { authorization: await as(DAVE) }));
+    const grpcMissing = await rejected(gateway.grpc.call(GROUPS, 'GetGroup', { uid: `${sibling}/0123456789abcdef` }, { authorization: await as(DAVE) }));
     expect([grpcExisting.code, grpcMissing.code]).toEqual([7, 7]);
   });
 
@@ -105,7 +85,7 @@ describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST an
     const daves = (await call(DAVE, 'GET', '/iam/v2beta1/groups', { query: { 'uidp.descendants_of': org } })).body;
     expect(daves).toMatchObject({ totalCount: '0' });
     expect(daves.groups ?? []).toEqual([]);
-    const grpcList = await grpc.call(GROUPS, 'ListGroups', {}, { authorization: await as(CAROL) });
+    const grpcList = await gateway.grpc.call(GROUPS, 'ListGroups', {}, { authorization: await as(CAROL) });
     expect(grpcList).toMatchObject({ totalCount: '1', groups: [{ uid: sibling }] });
     // The built-in roles are every caller's to read; no one else's custom roles are.
     const strangerRoles = (await call(DAVE, 'GET', '/iam/v2beta1/roles')).body.roles.map((r: { name: string }) => r.name).sort();

@@ -120,11 +120,12 @@ describeEquivalence('providers', (eq, mode) => {
 
   it('SetScimEnabled answers what a read shows; without two owners it is FAILED_PRECONDITION on both', async () => {
     const org = await eq.made('/iam/v2beta1/groups', { name: 'eq-scim-org' });
-    const uid = await eq.made(`${IDPS}/${org}`, oidc('eq-scim-enable'));
+    const owner = (await rest().get('/iam/v2beta1/roles', { name: 'owner' })).body.roles[0].uid;
+    // A default role of its own organisation (or a built-in one): another organisation's role is refused.
+    const uid = await eq.made(`${IDPS}/${org}`, { ...oidc('eq-scim-enable'), defaultRole: owner });
     const etag = (await verb(uid, 'generateScimToken', {})()).body.etag as string;
     const enable = { identityProviderUid: uid, enabled: true, etag };
     await eq.sameError('IdentityProvidersService.SetScimEnabled', enable, FAILED_PRECONDITION, verb(uid, 'setScimEnabled', enable));
-    const owner = (await rest().get('/iam/v2beta1/roles', { name: 'owner' })).body.roles[0].uid;
     for (const name of ['owner-one', 'owner-two']) {
       const identity = await eq.made(`/iam/v2beta1/identities/${org}`, { name, claimMatch: { issuer: 'https://i.example', subject: name } });
       await eq.made(`/iam/v2beta1/roleBindings/${org}`, { identityUid: identity, roleUid: owner });
