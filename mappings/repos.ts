@@ -72,6 +72,9 @@ export default defineResource({
       },
     },
   },
+  expectedDifferences: {
+    updateTime: 'v1 keeps no update time for a repo; native mode stamps one on each write',
+  },
   filters: {
     ...UIDP_FILTERS,
     name: { field: 'name', op: 'eq', v1: 'name' },

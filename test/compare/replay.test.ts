@@ -70,7 +70,7 @@ it('captures REST and gRPC calls without credentials, and the three-way replay n
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
   const get = report.methods.find((m: any) => m.method === `${GROUPS}/GetGroup`);
   expect(get).toMatchObject({ compared: 2, equal: 1, different: { dataLoss: 1 } });
-  expect(get.fields).toEqual([{ path: 'description', class: 'dataLoss', count: 1, odd: 'c' }]);
+  expect(get.fields).toEqual([{ path: 'description', class: 'dataLoss', count: 1, odd: 'c', example: { primary: 'dropped by c', candidate: '(absent)' } }]);
   // c changes the group alone, not the list's rows: the list agrees everywhere (the row written after the capture included).
   expect(report.methods.find((m: any) => m.method === `${GROUPS}/ListGroups`)).toMatchObject({ compared: 1, equal: 1, fields: [] });
   expect(report.methods.find((m: any) => m.method === `${GROUPS}/CreateGroup`)).toMatchObject({ skipped: 1, compared: 0 });
