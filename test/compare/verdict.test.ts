@@ -86,8 +86,8 @@ describe('expected differences', () => {
   });
   it('declares the gateway\'s own beside the mappings, on the Get and on the List\'s rows', () => {
     const declared = declaredExpectations(bindContract(apiServices(), MAPPINGS));
-    expect(declared).toContainEqual({ method: 'chainguard.platform.registry.v2beta1.ReposService/ListRepos', field: 'repos[].updateTime', reason: expect.stringContaining('v1') });
-    expect(declared).toContainEqual({ method: 'chainguard.platform.registry.v2beta1.ReposService/GetRepo', field: 'updateTime', reason: expect.stringContaining('v1') });
+    expect(declared).toContainEqual({ method: 'chainguard.platform.iam.v2beta1.IdentityProvidersService/ListIdentityProviders', field: 'identityProviders[].scim.endpointUrl', reason: expect.stringContaining('SCIM') });
+    expect(declared).toContainEqual({ method: 'chainguard.platform.iam.v2beta1.IdentityProvidersService/GetIdentityProvider', field: 'scim.endpointUrl', reason: expect.stringContaining('SCIM') });
   });
 });
 
