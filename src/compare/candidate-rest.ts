@@ -53,15 +53,26 @@ export function httpCall(method: DescMethod, request: Json): HttpCall {
  * too, as some servers read it.
  */
 export function climbsPath(method: DescMethod, request: Json): boolean {
-  if (!rules.has(method)) rules.set(method, httpRule(method));
-  const rule = rules.get(method);
-  if (!rule) return false;
-  for (const [, variable] of rule.pattern.matchAll(/\{([\w.]+)(?:=[^}]*)?\}/g)) {
+  for (const names of pathVariables(method)) {
     let node: unknown = request;
-    for (const name of jsonPath(method.input, variable!).split('.')) node = isObject(node) ? node[name] : undefined;
+    for (const name of names) node = isObject(node) ? node[name] : undefined;
     if (typeof node === 'string' && dotSegments(node)) return true;
   }
   return false;
+}
+
+/** Each variable of a method's path, as the JSON names that lead to it in the request; read from the rule once. */
+const variables = new WeakMap<DescMethod, readonly string[][]>();
+
+function pathVariables(method: DescMethod): readonly string[][] {
+  let known = variables.get(method);
+  if (!known) {
+    if (!rules.has(method)) rules.set(method, httpRule(method));
+    const pattern = rules.get(method)?.pattern ?? '';
+    known = [...pattern.matchAll(/\{([\w.]+)(?:=[^}]*)?\}/g)].map(([, variable]) => jsonPath(method.input, variable!).split('.'));
+    variables.set(method, known);
+  }
+  return known;
 }
 
 function dotSegments(value: string): boolean {
