@@ -259,6 +259,11 @@ describe('a 10,000-group v1', () => {
     expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/import: stopped: v1 \/iam\/v1\/groups: no answer: ECONNREFUSED/);
     expect(refused.out).not.toContain('import-test');
+    const expectFile = join(dir, 'expected.json');
+    writeFileSync(expectFile, JSON.stringify([{ method: 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup', field: 'description' }]));
+    const unreasoned = await runCli(['--v1-url', emulator.url, '--token-file', tokenFile, '--data-dir', join(dir, 'z'), '--verify', '--compare-expect', expectFile]);
+    expect(unreasoned.code).toBe(2);
+    expect(unreasoned.out).toContain('entry 0 needs a non-empty "reason"');
   });
 });
 
