@@ -186,6 +186,25 @@ describe('noise', () => {
   });
 });
 
+describe('expected differences', () => {
+  it('counts a team\'s declared difference (--compare-expect) apart, with its reason; another field of the same method still differs', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'v2gw-expect-')), 'expected.json');
+    writeFileSync(file, JSON.stringify([{ method: 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup', field: 'description', reason: 'the candidate drops descriptions' }]));
+    const expecting = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url, '--compare-retry-ms', '0', '--compare-expect', file]);
+    try {
+      for (const name of ['doctored-desc', 'doctored-name']) expect((await new Client(expecting.url).get(`/iam/v2beta1/groups/${ids[name]}`)).status).toBe(200);
+      const m = await settled(expecting.url, GET_GROUP, 2);
+      expect(m).toMatchObject({ compared: 2, equal: 0, expected: 1, different: { dataLoss: 0, value: 1 } });
+      expect(m.fields).toEqual([
+        { path: 'name', class: 'value', count: 1 },
+        { path: 'description', class: 'expected', reason: 'the candidate drops descriptions', count: 1 },
+      ]);
+    } finally {
+      await expecting.gateway.close();
+    }
+  });
+});
+
 describe('sampling', () => {
   it('picks the same requests on every replica', async () => {
     const proxies = [await doctorProxy(candidate.url), await doctorProxy(candidate.url)];
