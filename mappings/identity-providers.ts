@@ -46,6 +46,10 @@ export default defineResource({
       },
     },
   },
+  expectedDifferences: {
+    'scim.endpointUrl': 'only native mode serves SCIM: v1 has no SCIM endpoint to name',
+    'scim.credentialState': 'only native mode keeps SCIM credentials: v1 has no credential state to show',
+  },
   filters: {
     ...UIDP_FILTERS,
     name: { field: 'name', op: 'eq', v1: 'name' },

@@ -1,6 +1,7 @@
 /**
  * Repo (api-surface.md §8). `createTime` already has its v2 name in v1;
- * `updateTime` does not exist in v1. `sync_config` keeps its snake_case JSON
+ * `updateTime` does not exist in v1, so it is kept in the store, as other
+ * resources' missing times are. `sync_config` keeps its snake_case JSON
  * name in both versions (trap 1) and renames `expiration` → `expirationTime`;
  * CatalogTier is renamed and renumbered (trap 2); overlay accounts rename
  * `userName` → `username` and group `groupName` → `groupname` (trap 10). v1's
@@ -45,7 +46,8 @@ export default defineResource({
     bundles: SYNCED,
     aliases: SYNCED,
     activeTags: SYNCED,
-    updateTime: { v1: null },
+    // v1 keeps none: the time of the gateway's last write, or when it first saw the repo (kept in the store, as the import carries it).
+    updateTime: { v1: null, kept: 'updateTime' },
     sync_config: {
       fields: {
         expirationTime: { v1: 'expiration' },

@@ -8,7 +8,7 @@ import { ConnectError, type Transport } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { contract } from '../contract/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
-import { safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
+import { comparisonRequestId, safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
 import type { Outcome } from './outcome.ts';
 
 const ErrorInfo = contract.getMessage('google.rpc.ErrorInfo') as DescMessage;
@@ -26,7 +26,7 @@ export class GrpcCandidate implements Candidate {
     if (method.methodKind !== 'unary') return { kind: 'unanswered', why: 'only unary methods are compared' };
     try {
       const input = fromJson(method.input, request as JsonValue, { ignoreUnknownFields: true });
-      const reply = await this.#transport.unary(method as DescMethodUnary, signal, undefined, { authorization }, input);
+      const reply = await this.#transport.unary(method as DescMethodUnary, signal, undefined, { authorization, 'x-request-id': comparisonRequestId() }, input);
       return { kind: 'answer', message: toJson(method.output, reply.message as never) as Json };
     } catch (error) {
       if (!(error instanceof ConnectError)) return { kind: 'unanswered', why: (error as Error).message };

@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import { jsonPath } from '../contract/bindings.ts';
 import { httpRule, type HttpRuleView } from '../contract/registry.ts';
 import { isObject, type Json } from '../vocabulary/json.ts';
-import { safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
+import { comparisonRequestId, safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
 import { errorOutcome, type Outcome } from './outcome.ts';
 
 /** How an HTTP call of one method is made from its request message. */
@@ -30,8 +30,9 @@ export function httpCall(method: DescMethod, request: Json): HttpCall {
   const rest: Json = structuredClone(request);
   const path = rule.pattern.replace(/\{([\w.]+)(?:=[^}]*)?\}/g, (_all, variable: string) => {
     const names = jsonPath(method.input, variable).split('.');
-    const value = take(rest, names);
-    return String(value ?? '').split('/').map(encodeURIComponent).join('/');
+    const value = String(take(rest, names) ?? '');
+    if (dotSegments(value)) throw new Error(`${variable} holds a '.' or '..' path segment`);
+    return value.split('/').map(encodeURIComponent).join('/');
   });
   let body: Json | undefined;
   if (rule.body === '*') body = rest;
@@ -42,6 +43,52 @@ export function httpCall(method: DescMethod, request: Json): HttpCall {
   }
   const query = rule.body === '*' ? '' : new URLSearchParams(queryPairs(rest, '')).toString();
   return { verb: rule.verb.toUpperCase(), path: query ? `${path}?${query}` : path, body };
+}
+
+/**
+ * Whether a request would put a `.` or `..` segment in the path of the
+ * method's HTTP rule: sent on, it would climb out of the route the caller
+ * asked for (`groups/..%2F..%2Finternal` became `groups/../../internal`).
+ * Read through any number of percent-encodings, with `\\` as a separator
+ * too, as some servers read it.
+ */
+export function climbsPath(method: DescMethod, request: Json): boolean {
+  for (const names of pathVariables(method)) {
+    let node: unknown = request;
+    for (const name of names) node = isObject(node) ? node[name] : undefined;
+    if (typeof node === 'string' && dotSegments(node)) return true;
+  }
+  return false;
+}
+
+/** Each variable of a method's path, as the JSON names that lead to it in the request; read from the rule once. */
+const variables = new WeakMap<DescMethod, readonly string[][]>();
+
+function pathVariables(method: DescMethod): readonly string[][] {
+  let known = variables.get(method);
+  if (!known) {
+    if (!rules.has(method)) rules.set(method, httpRule(method));
+    const pattern = rules.get(method)?.pattern ?? '';
+    known = [...pattern.matchAll(/\{([\w.]+)(?:=[^}]*)?\}/g)].map(([, variable]) => jsonPath(method.input, variable!).split('.'));
+    variables.set(method, known);
+  }
+  return known;
+}
+
+function dotSegments(value: string): boolean {
+  let text = value;
+  for (let i = 0; i < 4; i++) {
+    if (text.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) return true;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(text);
+    } catch {
+      return true;
+    }
+    if (decoded === text) return false;
+    text = decoded;
+  }
+  return true;
 }
 
 /** Reads and removes a nested value (a path variable is not sent twice). */
@@ -93,7 +140,7 @@ export class RestCandidate implements Candidate {
       const reply = await this.#pool.request({
         path: this.#base + call.path,
         method: call.verb as 'GET',
-        headers: { authorization, ...(call.body ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization, 'x-request-id': comparisonRequestId(), ...(call.body ? { 'content-type': 'application/json' } : {}) },
         body: call.body ? JSON.stringify(call.body) : undefined,
         signal,
       });

@@ -4,6 +4,7 @@
  * descriptors). Whatever happens becomes an Outcome; nothing here throws.
  * The two clients live in files of their own (open-candidate.ts picks one).
  */
+import { randomUUID } from 'node:crypto';
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
@@ -17,6 +18,17 @@ export interface Candidate {
 }
 
 export type CandidateProtocol = 'rest' | 'grpc';
+
+/**
+ * The start of the request id every call the comparison makes carries (a
+ * shadowed call, a replay): a gateway that is itself comparing or capturing
+ * neither captures nor compares it again.
+ */
+export const COMPARISON_REQUEST_ID = 'v2gw-compare-';
+
+export function comparisonRequestId(): string {
+  return COMPARISON_REQUEST_ID + randomUUID();
+}
 
 /** Codes that say the target did not answer the call at all (it was away, too busy or too slow). */
 export const UNANSWERED: ReadonlySet<number> = new Set([Code.UNAVAILABLE, Code.DEADLINE_EXCEEDED, Code.CANCELLED]);

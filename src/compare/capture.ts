@@ -3,7 +3,8 @@
  * message (credentials redacted), protocol and time — for `npm run compare`
  * to replay. Written through one stream, in the background.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fchmodSync, openSync, type WriteStream } from 'node:fs';
+import type { DescMessage } from '@bufbuild/protobuf';
 import type { Json } from '../vocabulary/json.ts';
 import { redact } from './redact.ts';
 
@@ -18,13 +19,17 @@ export class Capture {
   readonly #out: WriteStream;
 
   constructor(path: string) {
-    this.#out = createWriteStream(path, { flags: 'a' });
+    // Other callers' requests: readable by the gateway's own user only, a file made before included.
+    const fd = openSync(path, 'a', 0o600);
+    fchmodSync(fd, 0o600);
+    this.#out = createWriteStream(path, { fd });
     // A full disk must not take the gateway down: the capture stops, the answers go on.
     this.#out.on('error', () => {});
   }
 
-  write(call: CapturedCall): void {
-    this.#out.write(`${JSON.stringify({ method: call.method, request: redact(call.request), protocol: call.protocol, at: new Date().toISOString() })}\n`);
+  /** `input`: the method's request message, whose declared secrets are redacted. */
+  write(call: CapturedCall, input?: DescMessage): void {
+    this.#out.write(`${JSON.stringify({ method: call.method, request: redact(call.request, input), protocol: call.protocol, at: new Date().toISOString() })}\n`);
   }
 
   close(): Promise<void> {

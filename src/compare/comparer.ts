@@ -13,7 +13,7 @@ import { worstClass } from './classes.ts';
 import { compareOutcomes } from './compare-outcomes.ts';
 import type { DiffOptions } from './message-diff.ts';
 import type { Outcome } from './outcome.ts';
-import { redact } from './redact.ts';
+import { redact, redactOutcome } from './redact.ts';
 import type { Samples } from './samples.ts';
 import { add, KEY, signatureKey, type Counters } from './tally.ts';
 
@@ -66,10 +66,10 @@ export async function compareOnce(input: ComparisonInput, options: ComparerOptio
     samples.keep(input.name, {
       at: new Date().toISOString(),
       ...(input.protocol ? { protocol: input.protocol } : {}),
-      request: redact(input.request),
+      request: redact(input.request, input.method.input),
       differences: result.differences,
-      primary: input.primary,
-      candidate: result.candidate,
+      primary: redactOutcome(input.primary, input.method.output),
+      candidate: redactOutcome(result.candidate, input.method.output),
     });
   }
   return result.result;

@@ -5,6 +5,7 @@
  * was unreachable, too slow, or answered something that is not the contract).
  */
 import type { Json } from '../vocabulary/json.ts';
+import { Code } from '../rpc-status.ts';
 
 export type Outcome =
   | { readonly kind: 'answer'; readonly message: Json }
@@ -33,4 +34,13 @@ export function errorOutcome(code: number, details: readonly unknown[]): Outcome
     if (type === 'google.rpc.ErrorInfo') reason = String((detail as Json).reason ?? '');
   }
   return { kind: 'error', code, reason, detailTypes: [...types].sort() };
+}
+
+/**
+ * The primary refused the request as malformed: it is nothing a candidate
+ * should be sent (it might read it otherwise, a path that climbs out of its
+ * route for one), and there is no answer to compare it with.
+ */
+export function refusedAsMalformed(primary: Outcome): boolean {
+  return primary.kind === 'error' && primary.code === Code.INVALID_ARGUMENT;
 }

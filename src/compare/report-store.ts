@@ -22,8 +22,14 @@ export function memoryStore(): CounterStore {
 
 const TABLE = 'v2gw_compare_counters';
 
-/** Counts made here are moved to the table every `flushMs`, and before each read. */
-export async function postgresStore(url: string, flushMs = 1000): Promise<CounterStore> {
+/**
+ * Counts made here are moved to the table every `flushMs`, and before each read.
+ * A named run (`--compare-run`) keeps its rows apart: the method column holds
+ * `<run>\t<method>` (a method name has no tab), so a new run starts from zero
+ * on the same table. The unnamed run is the method alone.
+ */
+export async function postgresStore(url: string, flushMs = 1000, run = ''): Promise<CounterStore> {
+  const prefix = run ? `${run}\t` : '';
   const { default: pg } = await import('pg');
   const pool: Pool = new pg.Pool({ connectionString: url, max: 2 });
   await pool.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (method text NOT NULL, key text NOT NULL, value bigint NOT NULL, PRIMARY KEY (method, key))`);
@@ -36,7 +42,7 @@ export async function postgresStore(url: string, flushMs = 1000): Promise<Counte
       const values: number[] = [];
       for (const [method, byKey] of counters) {
         for (const [key, value] of byKey) {
-          methods.push(method);
+          methods.push(prefix + method);
           keys.push(key);
           values.push(value);
         }
@@ -59,12 +65,17 @@ export async function postgresStore(url: string, flushMs = 1000): Promise<Counte
     counters,
     async read() {
       await flush();
-      const { rows } = await pool.query<{ method: string; key: string; value: string }>(`SELECT method, key, value FROM ${TABLE}`);
+      // The unnamed run's rows are those without a tab; a named run's, those with its prefix (stripped).
+      const { rows } = await pool.query<{ method: string; key: string; value: string }>(
+        prefix ? `SELECT method, key, value FROM ${TABLE} WHERE starts_with(method, $1)` : `SELECT method, key, value FROM ${TABLE} WHERE strpos(method, E'\\t') = 0`,
+        prefix ? [prefix] : [],
+      );
       const out: Counters = new Map();
       for (const row of rows) {
-        const byKey = out.get(row.method) ?? new Map<string, number>();
+        const method = row.method.slice(prefix.length);
+        const byKey = out.get(method) ?? new Map<string, number>();
         byKey.set(row.key, Number(row.value));
-        out.set(row.method, byKey);
+        out.set(method, byKey);
       }
       return out;
     },

@@ -15,6 +15,9 @@ import { memoryStore, postgresStore, type CounterStore } from './report-store.ts
 import { Samples } from './samples.ts';
 import { ComparingRunner, type Runner } from './tap.ts';
 import { report, type Report } from './tally.ts';
+import { declaredExpectations, Expectations, readExpectations, type ExpectedDifference } from './expected.ts';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 export interface ShadowingSettings {
   compareWith?: string | undefined;
@@ -29,12 +32,19 @@ export interface ShadowingSettings {
   compareRetryMs: number;
   compareSamples: number;
   capture?: string | undefined;
+  /** Samples are kept and shown only to a reader bearing this file's secret. */
+  compareSamplesTokenFile?: string | undefined;
+  /** A team's expected differences (compare/expected.ts). */
+  compareExpect?: string | undefined;
+  /** The run the counters belong to (a PostgreSQL store keeps each run apart). */
+  compareRun?: string | undefined;
   /** The shared store's URL when it is PostgreSQL: the counters go there. */
   store?: string | undefined;
 }
 
 export interface ReportDocument extends Report {
   candidate: string | undefined;
+  run: string | undefined;
   sample: number;
   targetRate: number;
   generatedAt: string;
@@ -48,12 +58,18 @@ export class Shadowing {
   readonly #samples: Samples;
   readonly #metrics: CompareMetrics;
   readonly #capture: Capture | undefined;
+  /** The digest of the samples reader's secret; undefined: samples are neither kept nor shown. */
+  readonly #samplesKey: Buffer | undefined;
+  readonly #teamExpected: readonly ExpectedDifference[];
+  #expectations = new Expectations([]);
 
   private constructor(settings: ShadowingSettings, candidate: Candidate | undefined, store: CounterStore, registry: Registry) {
     this.#settings = settings;
     this.#candidate = candidate;
     this.#store = store;
-    this.#samples = new Samples(settings.compareSamples);
+    this.#samplesKey = settings.compareSamplesTokenFile ? samplesKey(settings.compareSamplesTokenFile) : undefined;
+    this.#teamExpected = settings.compareExpect ? readExpectations(settings.compareExpect) : [];
+    this.#samples = new Samples(this.#samplesKey ? settings.compareSamples : 0);
     this.#metrics = new CompareMetrics(registry);
     this.#capture = settings.capture ? new Capture(settings.capture) : undefined;
     this.queue = new ComparisonQueue({ capacity: settings.compareQueue, concurrency: settings.compareConcurrency, timeoutMs: settings.compareTimeoutMs });
@@ -62,7 +78,7 @@ export class Shadowing {
   static async start(settings: ShadowingSettings, registry: Registry): Promise<Shadowing> {
     const candidate = settings.compareWith ? await makeCandidate(settings.compareWith, settings.compareProtocol) : undefined;
     const shared = settings.compareWith && settings.store && /^postgres(ql)?:/.test(settings.store);
-    const store = shared ? await postgresStore(settings.store!) : memoryStore();
+    const store = shared ? await postgresStore(settings.store!, undefined, settings.compareRun ?? '') : memoryStore();
     return new Shadowing(settings, candidate, store, registry);
   }
 
@@ -73,6 +89,7 @@ export class Shadowing {
   wrap(runner: Runner, bindings: readonly Binding[], budgetMs: number): Runner {
     const s = this.#settings;
     const metrics = this.#metrics;
+    this.#expectations = new Expectations([...this.#teamExpected, ...declaredExpectations(bindings)]);
     return new ComparingRunner(runner, {
       bindings,
       candidate: this.#candidate,
@@ -87,17 +104,26 @@ export class Shadowing {
         retryMs: s.compareRetryMs,
         onResult: (method, result) => metrics.count(method, result),
       },
-      ...(this.#capture ? { onCall: (call: Parameters<Capture['write']>[0]) => this.#capture!.write(call) } : {}),
+      ...(this.#capture ? { onCall: (call: Parameters<Capture['write']>[0], input: Parameters<Capture['write']>[1]) => this.#capture!.write(call, input) } : {}),
       onDropped: (method) => metrics.count(method, 'dropped'),
       onSkipped: (method) => metrics.count(method, 'skipped'),
     });
   }
 
-  async report(): Promise<ReportDocument> {
+  /** Whether a request's Authorization bears the samples reader's secret. */
+  maySeeSamples(authorization: string | undefined): boolean {
+    if (!this.#samplesKey || !authorization) return false;
+    const bearer = /^Bearer (.+)$/i.exec(authorization.trim())?.[1];
+    return bearer !== undefined && timingSafeEqual(digest(bearer), this.#samplesKey);
+  }
+
+  /** The report; kept samples (callers' requests and answers) only when `withSamples`. */
+  async report(withSamples = false): Promise<ReportDocument> {
     const counters = await this.#store.read();
     return {
-      ...report(counters, { targetRate: this.#settings.compareTargetRate, samples: this.#samples.all }),
+      ...report(counters, { targetRate: this.#settings.compareTargetRate, samples: withSamples ? this.#samples.all : undefined, expectations: this.#expectations }),
       candidate: this.#candidate?.url,
+      run: this.#settings.compareRun,
       sample: this.#settings.compareSample,
       targetRate: this.#settings.compareTargetRate,
       generatedAt: new Date().toISOString(),
@@ -110,4 +136,15 @@ export class Shadowing {
     await this.#capture?.close();
     await this.#store.close();
   }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The samples reader's secret, as its digest; a secret too short to resist guessing is refused. */
+function samplesKey(path: string): Buffer {
+  const secret = readFileSync(path, 'utf8').trim();
+  if (secret.length < 16) throw new Error(`--compare-samples-token-file ${path}: the secret must be 16 characters or more`);
+  return digest(secret);
 }

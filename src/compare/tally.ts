@@ -8,6 +8,8 @@
  * compared = equal + transient + the sum of different.
  */
 import { CLASSES, worstClass, type DiffClass, type FieldDifference, type Odd } from './classes.ts';
+import { examplePair, type ExamplePair } from './example-pair.ts';
+import { NO_EXPECTATIONS, type Expectations } from './expected.ts';
 import { verdict, wilson, type Verdict } from './verdict.ts';
 
 export type Counters = Map<string, Map<string, number>>;
@@ -20,6 +22,8 @@ export const KEY = {
   skipped: 'skipped',
   errors: 'errors',
   dropped: 'dropped',
+  /** Not sent: the primary refused the request as malformed, or its path would climb out of its route. */
+  refused: 'refused',
   noiseTrials: 'noiseTrials',
   signature: 'sig\t',
   noise: 'noise\t',
@@ -46,8 +50,12 @@ export function signatureKey(counters: Counters, method: string, differences: re
 
 export interface FieldEntry {
   path: string;
-  class: DiffClass;
+  /** `expected`: declared as a known difference (compare/expected.ts), with its reason; left out of the verdict. */
+  class: DiffClass | 'expected';
   count: number;
+  reason?: string;
+  /** One pair of values that differed here, from a kept sample (only where samples are shown). */
+  example?: ExamplePair;
   /** Differed as often between the primary and itself (`--compare-noise`): left out of the verdict. */
   noise?: boolean;
   /** Three-way replay: the target that disagrees with the other two, or none when all three differ. */
@@ -59,9 +67,13 @@ export interface MethodReport {
   compared: number;
   equal: number;
   transient: number;
+  /** Comparisons whose only differences were expected ones. */
+  expected: number;
   skipped: number;
   errors: number;
   dropped: number;
+  /** Not sent to the candidate: the primary refused the request as malformed, or its path climbs out of its route. */
+  refused: number;
   different: Record<DiffClass, number>;
   fields: FieldEntry[];
   verdict: Verdict;
@@ -74,7 +86,9 @@ export interface MethodReport {
 
 export interface ReportOptions {
   targetRate: number;
-  samples?: ReadonlyMap<string, readonly unknown[]>;
+  /** Kept samples, when the reader may see them; otherwise the report holds none (and no example pairs). */
+  samples?: ReadonlyMap<string, readonly unknown[]> | undefined;
+  expectations?: Expectations;
 }
 
 export function methodReport(method: string, keys: ReadonlyMap<string, number>, options: ReportOptions): MethodReport {
@@ -82,38 +96,56 @@ export function methodReport(method: string, keys: ReadonlyMap<string, number>, 
   const compared = get(KEY.compared);
   const noisy = noisePaths(keys, compared);
   const different = Object.fromEntries(CLASSES.map((c) => [c, 0])) as Record<DiffClass, number>;
+  const expectations = options.expectations ?? NO_EXPECTATIONS;
   const fields = new Map<string, FieldEntry>();
   let differing = 0;
+  let expected = 0;
   for (const [key, count] of keys) {
     if (!key.startsWith(KEY.signature) || count === 0) continue;
     const pairs = JSON.parse(key.slice(KEY.signature.length)) as [string, DiffClass, Odd?][];
+    const real: FieldDifference[] = [];
+    let anyExpected = false;
     for (const [path, cls, odd] of pairs) {
-      const id = `${path}\t${cls}\t${odd ?? ''}`;
-      const entry = fields.get(id) ?? { path, class: cls, count: 0, ...(odd ? { odd } : {}), ...(noisy.has(path) ? { noise: true } : {}) };
+      const reason = expectations.reasonFor(method, path);
+      const id = `${path}\t${reason === undefined ? cls : 'expected'}\t${odd ?? ''}`;
+      const entry = fields.get(id) ?? {
+        path, class: reason === undefined ? cls : 'expected', count: 0, ...(reason === undefined ? {} : { reason }), ...(odd ? { odd } : {}), ...(noisy.has(path) ? { noise: true } : {}),
+      };
       entry.count += count;
       fields.set(id, entry);
+      if (reason !== undefined) anyExpected = true;
+      else if (!noisy.has(path)) real.push({ path, class: cls });
     }
-    const worst = worstClass(pairs.filter(([path]) => !noisy.has(path)).map(([path, cls]) => ({ path, class: cls })));
+    const worst = worstClass(real);
     if (worst) {
       different[worst] += count;
       differing += count;
-    }
+    } else if (anyExpected) expected += count;
   }
   const transient = get(KEY.transient);
+  const samples = [...(options.samples?.get(method) ?? [])];
+  const rank = (cls: FieldEntry['class']) => (cls === 'expected' ? CLASSES.length : CLASSES.indexOf(cls));
   return {
     method,
     compared,
-    equal: Math.max(0, compared - transient - differing),
+    equal: Math.max(0, compared - transient - differing - expected),
     transient,
+    expected,
     skipped: get(KEY.skipped),
     errors: get(KEY.errors),
     dropped: get(KEY.dropped),
+    refused: get(KEY.refused),
     different,
-    fields: [...fields.values()].sort((a, b) => CLASSES.indexOf(a.class) - CLASSES.indexOf(b.class) || b.count - a.count || a.path.localeCompare(b.path)),
+    fields: [...fields.values()]
+      .sort((a, b) => rank(a.class) - rank(b.class) || b.count - a.count || a.path.localeCompare(b.path))
+      .map((entry) => {
+        const example = samples.length > 0 ? examplePair(samples, entry.path, entry.class === 'expected' ? undefined : entry.class) : undefined;
+        return example ? { ...entry, example } : entry;
+      }),
     verdict: verdict(differing, compared, options.targetRate),
     transientMeanMs: transient > 0 ? Math.round(get(KEY.transientMs) / transient) : 0,
     noiseTrials: get(KEY.noiseTrials),
-    samples: [...(options.samples?.get(method) ?? [])],
+    samples,
   };
 }
 

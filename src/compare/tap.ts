@@ -7,13 +7,15 @@
  * comparison and counts it. Below both transports, so REST, gRPC, gRPC-Web and
  * Connect calls are all seen, as the same request message.
  */
+import type { DescMessage } from '@bufbuild/protobuf';
 import type { Binding } from '../contract/bindings.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { requestContext, finish, type RequestContext } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
-import type { Candidate } from './candidate.ts';
+import { COMPARISON_REQUEST_ID, type Candidate } from './candidate.ts';
+import { climbsPath } from './candidate-rest.ts';
 import { compareOnce, type ComparerOptions } from './comparer.ts';
-import type { Outcome } from './outcome.ts';
+import { refusedAsMalformed, type Outcome } from './outcome.ts';
 import { answered, failed } from './primary-outcome.ts';
 import { isReadOnly } from './read-only.ts';
 import { BindingIndex, methodName, requestOf } from './request-of.ts';
@@ -37,7 +39,7 @@ export interface TapOptions {
   /** How long the primary may take when asked again, in ms. */
   readonly budgetMs: number;
   /** Told of every v2 call, comparison or not (capture). */
-  readonly onCall?: (call: { method: string; request: Json; protocol: string }) => void;
+  readonly onCall?: (call: { method: string; request: Json; protocol: string }, input: DescMessage) => void;
   readonly onDropped?: (method: string) => void;
   readonly onSkipped?: (method: string) => void;
 }
@@ -63,6 +65,8 @@ export class ComparingRunner implements Runner {
   }
 
   #consider(binding: Binding, op: Operation, ctx: RequestContext, primary: Outcome): void {
+    // A call the comparison made (this gateway is another's candidate, or a replay's target): not captured or compared again.
+    if (ctx.requestId.startsWith(COMPARISON_REQUEST_ID)) return;
     const options = this.#options;
     const name = methodName(binding.method);
     const candidate = options.candidate;
@@ -81,8 +85,12 @@ export class ComparingRunner implements Runner {
       return;
     }
     const protocol = ctx.protocol ?? 'unknown';
-    options.onCall?.({ method: name, request, protocol });
+    options.onCall?.({ method: name, request, protocol }, binding.method.input);
     if (!compare || !sampled(options.sample, name, request, ctx.authorization)) return;
+    if (refusedAsMalformed(primary) || climbsPath(binding.method, request)) {
+      add(options.comparer.counters, name, KEY.refused);
+      return;
+    }
     const authorization = ctx.authorization;
     const askPrimary = async (): Promise<Outcome> => {
       const again = requestContext({ authorization, requestId: `${ctx.requestId}-compare`, budgetMs: options.budgetMs });

@@ -17,7 +17,11 @@ export function wilson(k: number, n: number): { lower: number; upper: number } {
   return { lower: Math.max(0, (centre - spread) / denominator), upper: Math.min(1, (centre + spread) / denominator) };
 }
 
-export type Decision = 'pass' | 'fail' | 'undecided';
+/** `not compared`: nothing was (writes skipped, the candidate never answered): no evidence either way. */
+export type Decision = 'pass' | 'fail' | 'undecided' | 'not compared';
+
+/** Decisions from best to worst, for a gate (`--fail-on`) and the page's order. */
+export const DECISIONS: readonly Decision[] = ['pass', 'not compared', 'undecided', 'fail'];
 
 export interface Verdict {
   readonly mismatchRate: number;
@@ -26,7 +30,7 @@ export interface Verdict {
   /** More samples needed, at the rate seen, for the bound to settle against the target; 0 once settled; null when no number will. */
   readonly samplesNeeded: number | null;
   readonly targetRate: number;
-  /** pass: the upper bound is under the target; fail: the lower bound is over it. */
+  /** pass: the upper bound is under the target; fail: the lower bound is over it; not compared: no comparison. */
   readonly decision: Decision;
 }
 
@@ -35,12 +39,12 @@ const MAX_SAMPLES = 1e9;
 export function verdict(mismatches: number, compared: number, targetRate: number): Verdict {
   const rate = compared > 0 ? mismatches / compared : 0;
   const { lower, upper } = wilson(mismatches, compared);
-  const decision: Decision = compared > 0 && upper <= targetRate ? 'pass' : compared > 0 && lower > targetRate ? 'fail' : 'undecided';
+  const decision: Decision = compared === 0 ? 'not compared' : upper <= targetRate ? 'pass' : lower > targetRate ? 'fail' : 'undecided';
   return {
     mismatchRate: round(rate),
     upperBound95: round(upper),
     lowerBound95: round(lower),
-    samplesNeeded: decision === 'undecided' ? samplesNeeded(rate, compared, targetRate) : 0,
+    samplesNeeded: decision === 'undecided' ? samplesNeeded(rate, compared, targetRate) : decision === 'not compared' ? null : 0,
     targetRate,
     decision,
   };

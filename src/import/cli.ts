@@ -11,6 +11,7 @@ import { describeStore, storeLocation } from '../config.ts';
 import { MappingRegistry } from '../engine/registry.ts';
 import { openStore } from '../store/open.ts';
 import { isUidp } from '../uidp.ts';
+import { readExpectations, type ExpectedDifference } from '../compare/expected.ts';
 import { formatDifferences, formatSummary, ProgressLine } from './report.ts';
 import { runImport } from './run-import.ts';
 import { V1ReadError } from './v1-rows.ts';
@@ -27,7 +28,9 @@ Safe to run again: a second run changes nothing, and a run cut off finishes wher
   --root UID            only this organisation and what lies under it (repeatable; default: all v1 shows the token)
   --batch N             rows per transaction (default 500)
   --prune               delete the store's rows of v1's resources that v1 no longer has (default: only count them)
-  --verify              afterwards, read every resource through translate and native mode and report differences
+  --verify              afterwards, read every row of every resource through translate and native mode and report
+                        differences; those declared expected are named with their reason and do not fail
+  --compare-expect FILE a team's own expected differences for --verify: [{"method", "field", "reason"}]
   --help                print this and exit
 `;
 
@@ -47,6 +50,7 @@ try {
       root: { type: 'string', multiple: true, default: [] },
       batch: { type: 'string', default: '500' },
       verify: { type: 'boolean', default: false },
+      'compare-expect': { type: 'string' },
       prune: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -73,6 +77,12 @@ try {
   refuse(`cannot read --token-file: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
 }
 if (!token) refuse('--token-file is empty');
+let expected: ExpectedDifference[] = [];
+try {
+  if (values['compare-expect']) expected = readExpectations(values['compare-expect']);
+} catch (error) {
+  refuse((error as Error).message);
+}
 
 const location = storeLocation({ dataDir: values['data-dir'], store: values.store });
 const registry = new MappingRegistry(MAPPINGS);
@@ -106,7 +116,7 @@ try {
   if (values.verify) {
     // Loaded only when asked for: it starts two gateways, which an import alone does not need.
     const { verified, verifyImport } = await import('./verify-import.ts');
-    const differences = await verifyImport({ v1Url, authorization, store, registry, roots: values.root });
+    const differences = await verifyImport({ v1Url, authorization, store, registry, roots: values.root, expected });
     process.stdout.write(formatDifferences(differences));
     if (!verified(differences)) status = 1;
   }

@@ -52,6 +52,7 @@ export function formatDifferences(results: readonly ResourceDifferences[]): stri
     for (const uid of r.onlyInV1) lines.push(`${r.resource} ${uid}: only in v1`);
     for (const uid of r.onlyInStore) lines.push(`${r.resource} ${uid}: only in the store`);
     for (const { uid, fields, classes } of r.different) lines.push(`${r.resource} ${uid}: differs in ${fields.map((f, i) => `${f} (${classes[i]})`).join(', ')}`);
+    for (const { field, reason, count } of r.expected) lines.push(`${r.resource} ${field}: expected in ${count.toLocaleString('en-US')} (${reason})`);
   }
   return `${lines.join('\n')}\n`;
 }

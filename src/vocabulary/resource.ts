@@ -192,6 +192,12 @@ export interface ResourceMapping {
     };
   };
   readonly fields: Readonly<Record<string, FieldSpec>>;
+  /**
+   * Fields (v2 paths) that translate and native mode answer differently by
+   * design, whatever the data, each with the reason: the comparison and
+   * `import --verify` count them apart from the verdict (compare/expected.ts).
+   */
+  readonly expectedDifferences?: Readonly<Record<string, string>>;
   readonly filters: Readonly<Record<string, FilterSpec>>;
   readonly orderBy: Orderable;
   readonly create?: {

@@ -3,16 +3,34 @@
  * comparing gateway and shows each method's counts and verdict, and the
  * fields that differ, from the live report.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { comparePage } from '../../src/compare/page.ts';
+import { verdict } from '../../src/compare/verdict.ts';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { Client, startGateway } from '../support/stack.ts';
 import { doctorProxy, type DoctorProxy } from './doctor-proxy.ts';
-import { settled } from './report-client.ts';
+import { reportOf, settled } from './report-client.ts';
+import type { Page } from 'playwright-core';
+
+/** A report as a replay's page shows it, the page's script run. */
+async function show(page: Page, report: unknown): Promise<void> {
+  // A document of its own each time, as a file opened from disk is.
+  await page.goto('about:blank');
+  await page.setContent(comparePage(report as never));
+  await page.waitForFunction("document.getElementById('decision').textContent !== 'Loading…'");
+}
 
 const CHROMIUM = process.env.V2GW_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const GET_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
+const LIST_GROUPS = 'chainguard.platform.iam.v2beta1.GroupsService/ListGroups';
+const CREATE_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/CreateGroup';
+const SAMPLES_SECRET = 'page-samples-secret-0123456789';
+const dir = mkdtempSync(join(tmpdir(), 'v2gw-page-'));
+const SCREENSHOT = process.env.V2GW_PAGE_SCREENSHOT ?? join(dir, 'compare-1280.png');
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 let emulator: RunningEmulator;
 let candidate: Gateway;
@@ -29,7 +47,8 @@ beforeAll(async () => {
     if (body.name === 'changed') delete body.description;
     return body;
   };
-  primary = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url]);
+  writeFileSync(join(dir, 'samples-token'), SAMPLES_SECRET);
+  primary = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url, '--compare-retry-ms', '0', '--compare-samples-token-file', join(dir, 'samples-token')]);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -44,27 +63,72 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-it('shows each method\'s counts, verdict and differing fields', async () => {
+it('decides at a glance at 1280 px: the candidate, rates, counts by verdict, failing methods first, short names, an example pair per field', async () => {
   const org = emulator.state.createGroup(null, { name: 'page-org' }).id;
   const same = emulator.state.createGroup(org, { name: 'same', description: 'kept' }).id;
   const changed = emulator.state.createGroup(org, { name: 'changed', description: 'lost on the way' }).id;
   const client = new Client(primary.url);
   for (const uid of [same, changed]) expect((await client.get(`/iam/v2beta1/groups/${uid}`)).status).toBe(200);
+  expect((await client.get('/iam/v2beta1/groups', { 'uidp.children_of': org })).status).toBe(200);
   await settled(primary.url, GET_GROUP, 2);
+  await settled(primary.url, LIST_GROUPS, 1);
+  // A write, after the list was compared (the candidate would otherwise list the new group too).
+  expect((await client.post(`/iam/v2beta1/groups/${org}`, { name: 'written' })).status).toBe(200);
+  for (let i = 0; i < 100 && !(await reportOf(primary.url)).methods.some((m: any) => m.method === CREATE_GROUP); i++) await new Promise((resolve) => setTimeout(resolve, 20));
 
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const failures: string[] = [];
   page.on('pageerror', (error) => failures.push(error.message));
+  // The live page a browser loads: it never bears the samples secret, so it shows no example pair.
   await page.goto(`${primary.url}/_gateway/compare`);
-  const row = page.locator(`#methods tr[data-method="${GET_GROUP}"]`);
-  await row.waitFor();
-  const cells = await row.locator('td').allTextContents();
-  // method, compared, equal, transient, access, dataLoss, value, cosmetic, skipped, errors, dropped, rate, bound, needed, verdict
-  expect(cells.slice(0, 11)).toEqual([GET_GROUP, '2', '1', '0', '0', '1', '0', '0', '0', '0', '0']);
-  expect(cells[11]).toBe('50.00 %');
-  expect(cells[14]).toBe('fail');
-  const fields = await page.locator('table.fields tr').nth(1).locator('td').allTextContents();
-  expect(fields.slice(0, 3)).toEqual(['description', 'dataLoss', '1']);
+  await page.locator(`#methods tr[data-method="${GET_GROUP}"]`).waitFor();
+  const live = await page.locator('#decision').textContent();
+  expect(live).toContain(`Candidate ${proxy.url}`);
+  expect(live).toContain('sample rate 100.00 %');
+  expect(live).toContain('target mismatch rate 1.00 %');
+  expect(live).toContain('0 pass · 1 fail · 1 undecided · 1 not compared');
+  expect(live).toMatch(/^Not safe to switch yet\./);
+  expect(await page.locator('table.fields td.v').allTextContents()).toEqual(['', '']);
+
+  // The same report with its samples, as a replay writes it beside report.json.
+  const report = await (await fetch(`${primary.url}/_gateway/compare/report`, { headers: { authorization: `Bearer ${SAMPLES_SECRET}` } })).json();
+  await show(page, report);
+  const rows = page.locator('#methods tbody tr');
+  // Failing first, then undecided, then the write that was never compared.
+  expect(await Promise.all([0, 1, 2].map((i) => rows.nth(i).getAttribute('data-method')))).toEqual([GET_GROUP, LIST_GROUPS, CREATE_GROUP]);
+  expect(await rows.count()).toBe(3);
+  const cells = await rows.nth(0).locator('td').allTextContents();
+  // verdict, method, compared, rate, bound, needed, equal, expected, transient, access, dataLoss, value, cosmetic, skipped, errors, dropped, refused
+  expect(cells.slice(0, 4)).toEqual(['fail', 'GetGroup', '2', '50.00 %']);
+  expect(cells.slice(6, 11)).toEqual(['1', '0', '0', '0', '1']);
+  expect(await rows.nth(0).locator('td').nth(1).getAttribute('title')).toBe(GET_GROUP);
+  expect((await rows.nth(2).locator('td').allTextContents()).slice(0, 3)).toEqual(['not compared', 'CreateGroup', '0']);
+  const field = await page.locator(`details[data-method="${GET_GROUP}"] table.fields tr`).nth(1).locator('td').allTextContents();
+  expect(field).toEqual(['description', 'dataLoss', '1', '', 'lost on the way', '(absent)']);
+  // Readable at 1280 px: nothing runs off to the right, the verdict and the rate are in view.
+  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+  for (const column of [0, 3, 5]) {
+    const box = await rows.nth(0).locator('td').nth(column).boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(1280);
+  }
+  await page.screenshot({ path: SCREENSHOT, fullPage: true });
   expect(failures).toEqual([]);
+  await page.close();
+});
+
+it('says "safe to switch" only when every compared method passes', async () => {
+  const passing = { methods: [
+    { method: 'a.S/GetA', compared: 400, equal: 400, expected: 0, transient: 0, skipped: 0, errors: 0, dropped: 0, refused: 0, different: { access: 0, dataLoss: 0, value: 0, cosmetic: 0 }, fields: [], samples: [], verdict: verdict(0, 400, 0.01) },
+    { method: 'a.S/CreateA', compared: 0, equal: 0, expected: 0, transient: 0, skipped: 3, errors: 0, dropped: 0, refused: 0, different: { access: 0, dataLoss: 0, value: 0, cosmetic: 0 }, fields: [], samples: [], verdict: verdict(0, 0, 0.01) },
+  ], candidate: 'http://b', sample: 1, targetRate: 0.01 };
+  const page = await browser.newPage({ viewport: { width: 1280, height: 600 } });
+  const failures: string[] = [];
+  page.on('pageerror', (error) => failures.push(error.message));
+  await show(page, passing);
+  expect(failures).toEqual([]);
+  expect(await page.locator('#decision').textContent()).toMatch(/^Safe to switch\..*1 pass · 0 fail · 0 undecided · 1 not compared/);
+  passing.methods[0]!.verdict = verdict(0, 20, 0.01);
+  await show(page, passing);
+  expect(await page.locator('#decision').textContent()).toMatch(/^Not safe to switch yet\..*0 pass · 0 fail · 1 undecided/);
   await page.close();
 });

@@ -4,7 +4,7 @@
  * lines against three targets, one of which changes an answer, and the report
  * pins the difference on that one.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -70,11 +70,43 @@ it('captures REST and gRPC calls without credentials, and the three-way replay n
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
   const get = report.methods.find((m: any) => m.method === `${GROUPS}/GetGroup`);
   expect(get).toMatchObject({ compared: 2, equal: 1, different: { dataLoss: 1 } });
-  expect(get.fields).toEqual([{ path: 'description', class: 'dataLoss', count: 1, odd: 'c' }]);
+  expect(get.fields).toEqual([{ path: 'description', class: 'dataLoss', count: 1, odd: 'c', example: { primary: 'dropped by c', candidate: '(absent)' } }]);
   // c changes the group alone, not the list's rows: the list agrees everywhere (the row written after the capture included).
   expect(report.methods.find((m: any) => m.method === `${GROUPS}/ListGroups`)).toMatchObject({ compared: 1, equal: 1, fields: [] });
   expect(report.methods.find((m: any) => m.method === `${GROUPS}/CreateGroup`)).toMatchObject({ skipped: 1, compared: 0 });
   // The write was never replayed: c saw reads only.
   expect(proxy.calls.every((call) => call.startsWith('GET '))).toBe(true);
   expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Side-by-side comparison');
+});
+
+it('never captures its own replay: a capturing gateway replayed against keeps its capture as it was', async () => {
+  const before = readFileSync(capture, 'utf8');
+  expect(before.split('\n').filter(Boolean).length).toBeGreaterThan(0);
+  const tokenFile = join(dir, 'token');
+  expect(await main(['--from', capture, '--a', a.url, '--b', b.url, '--out', join(dir, 'again'), '--token-file', tokenFile])).toBe(0);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(readFileSync(capture, 'utf8')).toBe(before);
+});
+
+it('gates a CI job with --fail-on, the report written first; a team\'s expected difference passes the gate', async () => {
+  const tokenFile = join(dir, 'token');
+  const out = join(dir, 'gate');
+  const args = ['--from', capture, '--a', a.url, '--b', b.url, '--c', proxy.url, '--out', out, '--token-file', tokenFile];
+  expect(await main([...args, '--fail-on', 'fail'])).toBe(1);
+  const failed = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+  expect(failed.methods.find((m: any) => m.method === `${GROUPS}/GetGroup`).verdict.decision).toBe('fail');
+  expect(failed.methods.find((m: any) => m.method === `${GROUPS}/CreateGroup`).verdict.decision).toBe('not compared');
+  expect(statSync(join(out, 'report.json')).mode & 0o777).toBe(0o600);
+
+  const expect_ = join(dir, 'expected.json');
+  writeFileSync(expect_, JSON.stringify([{ method: `${GROUPS}/Get*`, field: 'description', reason: 'c is known to drop descriptions' }]));
+  expect(await main([...args, '--compare-expect', expect_, '--fail-on', 'fail'])).toBe(0);
+  const passed = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+  const get = passed.methods.find((m: any) => m.method === `${GROUPS}/GetGroup`);
+  expect(get).toMatchObject({ compared: 2, equal: 1, expected: 1, different: { dataLoss: 0 } });
+  expect(get.fields).toMatchObject([{ path: 'description', class: 'expected', reason: 'c is known to drop descriptions' }]);
+  // Two comparisons prove nothing yet: undecided, and so the stricter gate still says no.
+  expect(get.verdict.decision).toBe('undecided');
+  expect(await main([...args, '--compare-expect', expect_, '--fail-on', 'undecided'])).toBe(1);
+  expect(await main([...args, '--fail-on', 'worse'])).toBe(2);
 });

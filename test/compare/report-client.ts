@@ -1,8 +1,8 @@
 /** Reading a gateway's comparison report in tests, and waiting for comparisons under way to end. */
 import { expect } from 'vitest';
 
-export async function reportOf(url: string): Promise<any> {
-  const reply = await fetch(`${url}/_gateway/compare/report`);
+export async function reportOf(url: string, headers: Record<string, string> = {}): Promise<any> {
+  const reply = await fetch(`${url}/_gateway/compare/report`, { headers });
   expect(reply.status).toBe(200);
   return reply.json();
 }
@@ -12,9 +12,9 @@ export function methodOf(report: any, method: string): any {
 }
 
 /** Waits until the method's comparisons (compared + errors) reach `count`; answers its report entry. */
-export async function settled(url: string, method: string, count: number): Promise<any> {
+export async function settled(url: string, method: string, count: number, headers: Record<string, string> = {}): Promise<any> {
   for (let i = 0; i < 400; i++) {
-    const m = methodOf(await reportOf(url), method);
+    const m = methodOf(await reportOf(url, headers), method);
     if (m && m.compared + m.errors >= count) return m;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -5,6 +5,9 @@
  * injected difference is found with its field and class and nothing else is;
  * writes are counted and never sent; the caller never waits for the candidate.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { Client, startGateway } from '../support/stack.ts';
@@ -24,6 +27,9 @@ let primary: Gateway;
 let client: Client;
 let org: string;
 const ids: Record<string, string> = {};
+const SAMPLES_SECRET = 'shadowing-samples-secret-42';
+const samplesToken = join(mkdtempSync(join(tmpdir(), 'v2gw-shadow-')), 'samples-token');
+writeFileSync(samplesToken, SAMPLES_SECRET);
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
@@ -41,7 +47,7 @@ beforeAll(async () => {
     if (Array.isArray(body.groups)) body.groups = body.groups.filter((g: any) => g.name !== 'hidden-row');
     return body;
   };
-  primary = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url, '--compare-retry-ms', '20']);
+  primary = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url, '--compare-retry-ms', '20', '--compare-samples-token-file', samplesToken]);
   client = new Client(primary.url);
 }, 30_000);
 
@@ -59,9 +65,15 @@ describe('live shadowing over REST', () => {
     }
     // Both sides NOT_FOUND, the candidate's wording changed: no difference.
     expect((await client.get(`/iam/v2beta1/groups/${org}/ffffffffffffffff`)).status).toBe(404);
-    const m = await settled(primary.url, GET_GROUP, 5);
+    const m = await settled(primary.url, GET_GROUP, 5, { authorization: `Bearer ${SAMPLES_SECRET}` });
     expect(m).toMatchObject({ compared: 5, equal: 2, transient: 0, skipped: 0, errors: 0, different: { access: 0, dataLoss: 1, value: 1, cosmetic: 1 } });
     expect(m.fields.map((f: any) => [f.path, f.class, f.count])).toEqual([['description', 'dataLoss', 1], ['name', 'value', 1], ['description', 'cosmetic', 1]]);
+    // Each differing field with one example pair, as a person reads it beside the path.
+    expect(m.fields.map((f: any) => f.example)).toEqual([
+      { primary: 'the doctored-desc team', candidate: '(absent)' },
+      { primary: 'doctored-name', candidate: 'renamed' },
+      { primary: 'the doctored-case team', candidate: 'THE DOCTORED-CASE TEAM' },
+    ]);
     expect(m.compared).toBe(m.equal + m.transient + Object.values(m.different as Record<string, number>).reduce((a, b) => a + b, 0));
     expect(m.verdict.mismatchRate).toBe(0.6);
     expect(m.verdict.upperBound95).toBeGreaterThan(0.6);
@@ -170,6 +182,25 @@ describe('noise', () => {
       expect(m.fields).toEqual([{ path: 'name', class: 'value', count: 3 }]);
     } finally {
       await noisy.gateway.close();
+    }
+  });
+});
+
+describe('expected differences', () => {
+  it('counts a team\'s declared difference (--compare-expect) apart, with its reason; another field of the same method still differs', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'v2gw-expect-')), 'expected.json');
+    writeFileSync(file, JSON.stringify([{ method: 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup', field: 'description', reason: 'the candidate drops descriptions' }]));
+    const expecting = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', proxy.url, '--compare-retry-ms', '0', '--compare-expect', file]);
+    try {
+      for (const name of ['doctored-desc', 'doctored-name']) expect((await new Client(expecting.url).get(`/iam/v2beta1/groups/${ids[name]}`)).status).toBe(200);
+      const m = await settled(expecting.url, GET_GROUP, 2);
+      expect(m).toMatchObject({ compared: 2, equal: 0, expected: 1, different: { dataLoss: 0, value: 1 } });
+      expect(m.fields).toEqual([
+        { path: 'name', class: 'value', count: 1 },
+        { path: 'description', class: 'expected', reason: 'the candidate drops descriptions', count: 1 },
+      ]);
+    } finally {
+      await expecting.gateway.close();
     }
   });
 });

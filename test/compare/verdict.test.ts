@@ -2,6 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { verdict, wilson } from '../../src/compare/verdict.ts';
 import { add, KEY, methodReport, signatureKey, type Counters } from '../../src/compare/tally.ts';
+import { declaredExpectations, Expectations } from '../../src/compare/expected.ts';
+import { bindContract } from '../../src/contract/bindings.ts';
+import { apiServices } from '../../src/contract/registry.ts';
+import { MAPPINGS } from '../../mappings/index.ts';
 
 describe('verdict', () => {
   it('bounds the rate with Wilson\'s interval', () => {
@@ -50,5 +54,47 @@ describe('the report from counters', () => {
     const r = methodReport(M, counters({ trials: 100, times: 1 }).get(M)!, { targetRate: 0.01 });
     expect(r.different.value).toBe(40);
     expect(r.fields[0]!.noise).toBeUndefined();
+  });
+});
+
+describe('expected differences', () => {
+  const M = 'chainguard.platform.registry.v2beta1.Registry/GetRepo';
+  const expectations = new Expectations([{ method: 'chainguard.platform.registry.v2beta1.Registry/Get*', field: 'updateTime', reason: 'v1 keeps none' }]);
+  it('counts a comparison whose only difference is expected apart, with its reason, out of the verdict', () => {
+    const c: Counters = new Map();
+    for (let i = 0; i < 1000; i++) add(c, M, KEY.compared);
+    for (let i = 0; i < 900; i++) add(c, M, signatureKey(c, M, [{ path: 'updateTime', class: 'dataLoss' }]));
+    const r = methodReport(M, c.get(M)!, { targetRate: 0.01, expectations });
+    expect(r).toMatchObject({ compared: 1000, equal: 100, expected: 900, different: { access: 0, dataLoss: 0, value: 0, cosmetic: 0 } });
+    expect(r.fields).toEqual([{ path: 'updateTime', class: 'expected', reason: 'v1 keeps none', count: 900 }]);
+    expect(r.verdict).toMatchObject({ mismatchRate: 0, decision: 'pass' });
+    // Without the declaration the same counts fail.
+    expect(methodReport(M, c.get(M)!, { targetRate: 0.01 }).verdict.decision).toBe('fail');
+  });
+  it('stays narrow: the same method differing in another field still fails, another method with the same field too', () => {
+    const c: Counters = new Map();
+    for (let i = 0; i < 100; i++) add(c, M, KEY.compared);
+    for (let i = 0; i < 50; i++) add(c, M, signatureKey(c, M, [{ path: 'updateTime', class: 'dataLoss' }, { path: 'name', class: 'value' }]));
+    const r = methodReport(M, c.get(M)!, { targetRate: 0.01, expectations });
+    expect(r).toMatchObject({ compared: 100, equal: 50, expected: 0, different: { value: 50 } });
+    expect(r.verdict.decision).toBe('fail');
+    expect(r.fields.map((f) => [f.path, f.class])).toEqual([['name', 'value'], ['updateTime', 'expected']]);
+    const other = 'chainguard.platform.registry.v2beta1.Registry/ListRepos';
+    add(c, other, KEY.compared);
+    add(c, other, signatureKey(c, other, [{ path: 'updateTime', class: 'dataLoss' }]));
+    expect(methodReport(other, c.get(other)!, { targetRate: 0.01, expectations })).toMatchObject({ expected: 0, different: { dataLoss: 1 } });
+  });
+  it('declares the gateway\'s own beside the mappings, on the Get and on the List\'s rows', () => {
+    const declared = declaredExpectations(bindContract(apiServices(), MAPPINGS));
+    expect(declared).toContainEqual({ method: 'chainguard.platform.iam.v2beta1.IdentityProvidersService/ListIdentityProviders', field: 'identityProviders[].scim.endpointUrl', reason: expect.stringContaining('SCIM') });
+    expect(declared).toContainEqual({ method: 'chainguard.platform.iam.v2beta1.IdentityProvidersService/GetIdentityProvider', field: 'scim.endpointUrl', reason: expect.stringContaining('SCIM') });
+  });
+});
+
+describe('not compared', () => {
+  it('is the verdict of a method with nothing compared (a write skipped), with no samples needed', () => {
+    const c: Counters = new Map();
+    add(c, 'svc/CreateGroup', KEY.skipped, 381);
+    expect(methodReport('svc/CreateGroup', c.get('svc/CreateGroup')!, { targetRate: 0.01 }).verdict).toMatchObject({ decision: 'not compared', samplesNeeded: null });
   });
 });

@@ -67,6 +67,9 @@ const EVERY_CONFIG = {
   compareTimeoutMs: 2000,
   compareRetryMs: 100,
   compareSamples: 5,
+  compareSamplesTokenFile: '/var/run/secrets/v2gw/compare-samples-token',
+  compareExpect: '/etc/v2gw/expected.json',
+  compareRun: 'cut-over-1',
   capture: '/var/lib/v2gw/capture.jsonl',
 };
 

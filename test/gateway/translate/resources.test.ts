@@ -160,7 +160,8 @@ describe('repos', () => {
     expect(body.sync_config).toMatchObject({ source: `${org}/0123456789abcdef`, expirationTime: '2030-01-01T00:00:00.123Z' });
     expect(body).not.toHaveProperty('syncConfig');
     expect(body).not.toHaveProperty('readme');
-    expect(body.updateTime).toBeNull();
+    // v1 keeps no update time: the one the gateway keeps (here, when it first saw the repo).
+    expect(body.updateTime).toMatch(TIMESTAMP_MS);
     expect(body.customOverlay.accounts.users[0]).toMatchObject({ username: 'app', uid: 1000 });
     expect(body.customOverlay.accounts.groups[0]).toMatchObject({ groupname: 'app', members: ['app'] });
   });
