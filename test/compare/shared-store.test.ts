@@ -2,10 +2,13 @@
  * Replicas that share a PostgreSQL store add up: each counts its own
  * comparisons, and the report any of them serves is the sum.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { Client, startGateway } from '../support/stack.ts';
-import { PG_URL } from '../support/modes.ts';
+import { PG_URL, withPg } from '../support/modes.ts';
+import { openStore } from '../../src/store/open.ts';
+import type { Store } from '../../src/store/types.ts';
 import { methodOf, reportOf } from './report-client.ts';
 
 const GET_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
@@ -13,18 +16,25 @@ type Gateway = Awaited<ReturnType<typeof startGateway>>;
 let emulator: RunningEmulator;
 let candidate: Gateway;
 let replicas: Gateway[];
+// Each replica opens its own pool on one schema of this file's own, as two processes would.
+const schema = `v2gw_shared_${process.pid}_${randomBytes(4).toString('hex')}`;
+const stores: Store[] = [];
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   candidate = await startGateway(emulator.url, ['--log-level', 'silent']);
   const flags = ['--log-level', 'silent', '--store', PG_URL, '--page-token-key', 'shared-page-token-key', '--compare-with', candidate.url];
-  replicas = [await startGateway(emulator.url, flags), await startGateway(emulator.url, flags)];
+  for (let i = 0; i < 2; i++) stores.push(await openStore(PG_URL, { schema, poolSize: 4 }));
+  replicas = [];
+  for (const store of stores) replicas.push(await startGateway(emulator.url, flags, { store }));
 }, 30_000);
 
 afterAll(async () => {
   for (const replica of replicas ?? []) await replica.gateway.close();
   await candidate?.gateway.close();
   await emulator?.close();
+  for (const store of stores) await store.close();
+  await withPg((client) => client.query(`drop schema if exists ${schema} cascade`));
 });
 
 const comparedAt = async (url: string) => methodOf(await reportOf(url), GET_GROUP)?.compared ?? 0;
