@@ -1,6 +1,6 @@
 /**
  * Instructions per answer of the gateway and of the floors (the raw one, the same forward in Fastify,
- * gRPC's), counted by callgrind (bench/lib/callgrind.ts): the figure of `npm run bench` that does not
+ * the translating ones, gRPC's), counted by callgrind (bench/lib/callgrind.ts): the figure of `npm run bench` that does not
  * move with what else the host runs. Each server starts under valgrind, alone on its core (pinned as
  * in `npm run bench`), answers `--warm` requests at 50 connections (h2load: HTTP/1.1 for REST, h2c for
  * gRPC), has its counters zeroed, answers `--requests` more, and is counted for those. Its ratio to the floor of the same protocol is the Get target's

@@ -7,7 +7,7 @@
 import { inclusive, ownCosts, stageCosts, type FunctionCost, type Stage } from './callgrind-profile.ts';
 
 export const STAGES: readonly Stage[] = [
-  { stage: 'HTTP/1.1 server (Node: parse, socket, write)', match: / node:(_http_\w+|net|stream|internal\/(streams|stream_base_commons|http))[:/]/ },
+  { stage: 'Node: HTTP/1.1, sockets, streams', match: / node:(_http_\w+|net|stream|internal\/(streams|stream_base_commons|http))[:/]/ },
   { stage: 'HTTP/2 server (Node)', match: / node:(http2|internal\/http2)[:/]/ },
   { stage: 'Fastify (routing, hooks, reply)', match: / node_modules\/(fastify|find-my-way|avvio|fast-json-stringify|@fastify)\/(?!lib\/logger)/ },
   { stage: 'REST transport (route, request, errors)', match: / src\/transport\/rest\/(routes|request|path-template|query-keys|errors)\.ts/ },
