@@ -1,13 +1,14 @@
 /**
  * Instructions per answer of the gateway and of the floors (the raw one, the same forward in Fastify,
- * gRPC's), counted by callgrind (bench/lib/callgrind.ts): the figure of `npm run bench` that does not
+ * the translating ones, gRPC's), counted by callgrind (bench/lib/callgrind.ts): the figure of `npm run bench` that does not
  * move with what else the host runs. Each server starts under valgrind, alone on its core (pinned as
  * in `npm run bench`), answers `--warm` requests at 50 connections (h2load: HTTP/1.1 for REST, h2c for
  * gRPC), has its counters zeroed, answers `--requests` more, and is counted for those. Its ratio to the floor of the same protocol is the Get target's
  * question asked in instructions: CPU time also pays for how the instructions run (cache misses,
  * a larger heap), which this does not see, so read it beside `npm run bench`, not instead of it.
  *
- * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin]`.
+ * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin] [--only <server,…>] [--stages]`.
+ * `--stages`: each gateway's instructions told apart by the stage that spent them (bench/lib/get-stages.ts).
  * Needs valgrind and h2load (`apt-get install valgrind nghttp2-client`). A Get takes ~2 minutes a
  * server under valgrind; a List page is ~10x a Get (use fewer requests).
  *
@@ -21,6 +22,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { callgrindAvailable, dumpCounts, underCallgrind, zeroCounts } from './lib/callgrind.ts';
+import { readProfile } from './lib/callgrind-profile.ts';
+import { stageRows } from './lib/get-stages.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
 import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-load.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
@@ -39,6 +42,8 @@ const { values } = parseArgs({
     'no-pin': { type: 'boolean', default: false },
     before: { type: 'string' },
     repeat: { type: 'string', default: '3' },
+    stages: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
   strict: true,
 });
@@ -62,7 +67,8 @@ const pin = pinning(!values['no-pin']);
 pinSelf(pin);
 const dir = mkdtempSync(join(tmpdir(), 'v2gw-callgrind-'));
 const counted = underCallgrind(dir, (command, args) => pin.command('server', command, args));
-const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS], env: envOf(GATEWAY_ENV), flags: gatewayFlags('info'), launch: counted, timeoutMs: START_MS };
+// --stages: V8 writes where it put each compiled function (/tmp/perf-<pid>.map), which names the dump's addresses.
+const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS, ...(values.stages ? ['--perf-basic-prof'] : [])], env: envOf(GATEWAY_ENV), flags: gatewayFlags('info'), launch: counted, timeoutMs: START_MS };
 
 const emulator = await startEmulator(1000, { launch: (command, args) => pin.command('support', command, args) });
 const scenario = scenarioOf(key, emulator.org, emulator.group);
@@ -76,6 +82,17 @@ interface Counted {
   start: () => Promise<Server>;
   probe: (url: string) => Promise<void>;
   call: (url: string) => Promise<H2loadCall>;
+  /** Its instructions told apart by stage (--stages), from the dump. */
+  stages?: boolean;
+}
+
+/** Stages of one dump, as rows of a markdown table (instructions per answer, share of the whole). */
+function printStages(name: string, file: string, pid: number, total: number): void {
+  const rows = stageRows(readProfile(file, `/tmp/perf-${pid}.map`), total, requests);
+  console.log(`\n| ${name}: stage | instructions per answer | share |`);
+  console.log('|:--|--:|--:|');
+  for (const [stage, each] of rows) console.log(`| ${stage} | ${thousands(each)} | ${((each * requests * 100) / total).toFixed(1)} % |`);
+  console.log(`| all | ${thousands(total / requests)} | 100 % |\n`);
 }
 
 /** A server, fresh, its answer checked once as `npm run bench` checks it, warmed, then counted: instructions per answer. */
@@ -93,7 +110,9 @@ async function count(server: Counted): Promise<number> {
         throw new Error(`${server.name}: ${run.requests} of ${n} answered, failures ${JSON.stringify(run.failures)}`);
       }
     }
-    return (await dumpCounts(dir, running.child.pid)) / requests;
+    const { instructions, file } = await dumpCounts(dir, running.child.pid);
+    if (server.stages && values.stages) printStages(server.name, file, running.child.pid, instructions);
+    return instructions / requests;
   } finally {
     await running.child.stop();
   }
@@ -103,27 +122,30 @@ async function count(server: Counted): Promise<number> {
 function gateway(name: string, protocol: 'REST' | 'gRPC', options: Pick<GatewayOptions, 'root' | 'built'> = {}): Counted {
   const start = () => startGateway(name, emulator.url, { ...gatewayOptions, ...options });
   return protocol === 'REST'
-    ? { name, start, probe: (url) => probeRest(name, url, scenario), call: async (url) => rest(`${url}${scenario.restPath}`) }
-    : { name, start, probe: (url) => probeGrpc(name, url, scenario, probing), call: grpc };
+    ? { name, start, stages: true, probe: (url) => probeRest(name, url, scenario), call: async (url) => rest(`${url}${scenario.restPath}`) }
+    : { name, start, stages: true, probe: (url) => probeGrpc(name, url, scenario, probing), call: grpc };
 }
 
 /** An HTTP/1.1 floor (bench/lib/stack.ts, FLOORS), asked v1's own question. */
 function httpFloor(name: string, kind: keyof typeof FLOORS): Counted {
+  const translating = kind === 'translating';
   return {
     name,
-    start: () => startFloor(name, emulator.url, { launch: counted, timeoutMs: START_MS, kind }),
-    probe: (url) => probeUrl(name, `${url}${scenario.v1.path}`, scenario.v1.check),
+    start: () => startFloor(name, emulator.url, { launch: counted, timeoutMs: START_MS, kind, ...(translating ? { args: scenario.translating.args } : {}) }),
+    probe: (url) => probeUrl(name, `${url}${scenario.v1.path}`, translating ? scenario.translating.check : scenario.v1.check),
     call: async (url) => rest(`${url}${scenario.v1.path}`),
   };
 }
 
 /** Each floor, then the gateway over its protocol, read against it. */
 async function againstFloors(): Promise<void> {
-  const servers: Array<Counted & { floor?: string }> = [
+  const all: Array<Counted & { floor?: string }> = [
     httpFloor('floor', 'raw'),
     // The same forward in a Fastify route: what the framework costs before the gateway does anything.
     { ...httpFloor('floor Fastify', 'fastify'), floor: 'floor' },
-    { ...gateway('gateway REST', 'REST'), floor: 'floor' },
+    // The least translation: the anchor of the Get and List targets.
+    httpFloor('floor translating', 'translating'),
+    { ...gateway('gateway REST', 'REST'), floor: 'floor translating' },
     {
       name: 'floor gRPC',
       start: () => startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: counted, timeoutMs: START_MS }),
@@ -131,8 +153,15 @@ async function againstFloors(): Promise<void> {
       probe: (url) => probeGrpc('floor gRPC', url, { ...scenario, check: () => undefined }, probing),
       call: grpc,
     },
-    { ...gateway('gateway gRPC', 'gRPC'), floor: 'floor gRPC' },
+    {
+      name: 'floor gRPC translating',
+      start: () => startGrpcFloor('floor-grpc-translating', emulator.url, scenario.v1.path, { launch: counted, timeoutMs: START_MS, kind: 'translating', args: [...scenario.translating.args, '--rpc', `${scenario.grpc.method.parent.typeName}/${scenario.grpc.method.name}`] }),
+      probe: (url) => probeGrpc('floor gRPC translating', url, { ...scenario, check: scenario.translating.check }, probing),
+      call: grpc,
+    },
+    { ...gateway('gateway gRPC', 'gRPC'), floor: 'floor gRPC translating' },
   ];
+  const servers = all.filter(({ name }) => values.only === undefined || values.only.split(',').includes(name));
   const perAnswer = new Map<string, number>();
   console.log(`| server (${scenario.name}) | instructions per answer | floor of its protocol | ratio |`);
   console.log('|:--|--:|--:|--:|');

@@ -12,7 +12,8 @@
  * Parts, each with fresh processes (so a process's peak RSS is that part's):
  *   get        Get one group at c=connections and at c=1, with a second floor, the same forward in
  *              Fastify (bench/fastify-floor-process.ts), to split the Get's gap into Fastify's and the gateway's
- *   list       a page of 50 of `groups`, v1 sending times; the floor forwards v1's whole list
+ *   list       a page of 50 of `groups`, v1 sending times; the floor forwards v1's whole list; a REST and a
+ *              gRPC gateway that read every v1 answer afresh, the latter against the gRPC translating floor
  *   (get and list also read the translating floor, bench/translation-floor-process.ts: the least a
  *   translator spends on the same answer, v1's answer parsed whole and the served rows rendered)
  *   list-omit  the same with v1 omitting group times (the gateway supplies them from its store)
@@ -210,6 +211,8 @@ const GRPC_TRANSLATING_FLOOR = 'floor gRPC translating';
 
 /** The List target whose gateway reads every v1 answer afresh (`--list-scan-cache-bytes 0`). */
 const FRESH = 'gateway REST, each answer read afresh';
+/** The same over gRPC, read against the gRPC translating floor. */
+const GRPC_FRESH = 'gateway gRPC, each answer read afresh';
 
 /** Get or List against the floor, direct v1 and the gateway (REST, and gRPC in a gateway process of its own). */
 async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boolean, withC1: boolean, changing = false): Promise<Measured> {
@@ -235,11 +238,13 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     // a gateway that reads each answer afresh shows what a page costs when v1's list changes between calls.
     const freshGateway = key === 'list' ? await startGateway('gateway-fresh', emulator.url, { flags: [...gatewayFlags, '--list-scan-cache-bytes', '0'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
     if (freshGateway) started.push(freshGateway);
+    const grpcFreshGateway = key === 'list' && withGrpc && !omitTimes && !changing ? await startGateway('gateway-grpc-fresh', emulator.url, { flags: [...gatewayFlags, '--list-scan-cache-bytes', '0'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
+    if (grpcFreshGateway) started.push(grpcFreshGateway);
     const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: server }) : undefined;
     if (grpcFloor) started.push(grpcFloor);
     // The gRPC Get's least translation, read beside the gRPC floor as the REST one beside the raw floor.
     const rpc = `${scenario.grpc.method.parent.typeName}/${scenario.grpc.method.name}`;
-    const grpcTranslatingFloor = withGrpc && key === 'get' ? await startGrpcFloor('floor-grpc-translating', emulator.url, scenario.v1.path, { launch: server, kind: 'translating', args: [...scenario.translating.args, '--rpc', rpc] }) : undefined;
+    const grpcTranslatingFloor = withGrpc && (key === 'get' || (key === 'list' && !omitTimes && !changing)) ? await startGrpcFloor('floor-grpc-translating', emulator.url, scenario.v1.path, { launch: server, kind: 'translating', args: [...scenario.translating.args, '--rpc', rpc] }) : undefined;
     if (grpcTranslatingFloor) started.push(grpcTranslatingFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     if (fastifyFloor) await probeUrl(FASTIFY_FLOOR, `${fastifyFloor.url}${scenario.v1.path}`, scenario.v1.check);
@@ -248,6 +253,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     await probeRest('gateway REST', gateway.url, scenario);
     if (freshGateway) await probeRest(FRESH, freshGateway.url, scenario);
     if (grpcGateway) await probeGrpc('gateway gRPC', grpcGateway.url, scenario, grpcSettings(1));
+    if (grpcFreshGateway) await probeGrpc(GRPC_FRESH, grpcFreshGateway.url, scenario, grpcSettings(1));
     // The gRPC floor's message is v1's bytes in a field no response has: checked only for answering OK.
     if (grpcFloor) await probeGrpc('gRPC floor', grpcFloor.url, { ...scenario, check: () => undefined }, grpcSettings(1));
     if (grpcTranslatingFloor) await probeGrpc(GRPC_TRANSLATING_FLOOR, grpcTranslatingFloor.url, { ...scenario, check: scenario.translating.check }, grpcSettings(1));
@@ -261,7 +267,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
         restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
         ...(freshGateway ? [restTarget(FRESH, 'gateway-fresh', freshGateway.url, scenario, connections, restLoader)] : []),
       ];
-      for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], [GRPC_TRANSLATING_FLOOR, 'floor-grpc-translating', grpcTranslatingFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway]] as const) {
+      for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], [GRPC_TRANSLATING_FLOOR, 'floor-grpc-translating', grpcTranslatingFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway], [GRPC_FRESH, 'gateway-grpc-fresh', grpcFreshGateway]] as const) {
         if (!running) continue;
         const grpc = grpcTarget(label, proc, running.url, scenario, grpcSettings(connections));
         closers.push(grpc.close);
@@ -269,7 +275,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       }
       return list;
     };
-    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), ...(translatingFloor ? { 'floor-translating': translatingFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}), ...(grpcTranslatingFloor ? { 'floor-grpc-translating': grpcTranslatingFloor } : {}) };
+    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), ...(translatingFloor ? { 'floor-translating': translatingFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFreshGateway ? { 'gateway-grpc-fresh': grpcFreshGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}), ...(grpcTranslatingFloor ? { 'floor-grpc-translating': grpcTranslatingFloor } : {}) };
     const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}${changing ? ' (v1 changing)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
@@ -474,6 +480,10 @@ function goals(r: Results): Goal[] {
       const least = cpu(m, `${c} ${TRANSLATING_FLOOR}`, 'floor-translating');
       out.push(reported(`List page of 50 of ${settings.groups} (${what}), ${TRANSLATING_FLOOR}: CPU per page`, units.us(least), `floor ${units.us(cpu(m, `${c} floor`, 'floor'))}`, units.times(least / cpu(m, `${c} floor`, 'floor'))));
       if (m.load[`${c} ${FRESH}`]) out.push(reported(`List (${what}), ${FRESH} against the ${TRANSLATING_FLOOR}: CPU per page`, units.us(cpu(m, `${c} ${FRESH}`, 'gateway-fresh')), `${TRANSLATING_FLOOR} ${units.us(least)}`, units.times(cpu(m, `${c} ${FRESH}`, 'gateway-fresh') / least)));
+    }
+    if (m.load[`${c} ${GRPC_TRANSLATING_FLOOR}`] && m.load[`${c} ${GRPC_FRESH}`]) {
+      const least = cpu(m, `${c} ${GRPC_TRANSLATING_FLOOR}`, 'floor-grpc-translating');
+      out.push(reported(`List (${what}), ${GRPC_FRESH} against the ${GRPC_TRANSLATING_FLOOR}: CPU per page`, units.us(cpu(m, `${c} ${GRPC_FRESH}`, 'gateway-grpc-fresh')), `${GRPC_TRANSLATING_FLOOR} ${units.us(least)}`, units.times(cpu(m, `${c} ${GRPC_FRESH}`, 'gateway-grpc-fresh') / least)));
     }
     const rest = m.load[`${c} gateway REST`]!;
     const direct = m.load[`${c} direct v1`]!;

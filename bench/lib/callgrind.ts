@@ -26,8 +26,8 @@ export function zeroCounts(pid: number): void {
   execFileSync('callgrind_control', ['-z', String(pid)], { stdio: 'ignore' });
 }
 
-/** Dumps the process's counters since they were last zeroed and answers the instructions in that dump. */
-export async function dumpCounts(dir: string, pid: number): Promise<number> {
+/** Dumps the process's counters since they were last zeroed and answers the instructions in that dump, and the dump's file. */
+export async function dumpCounts(dir: string, pid: number): Promise<{ instructions: number; file: string }> {
   const before = new Set(readdirSync(dir));
   execFileSync('callgrind_control', ['-d', String(pid)], { stdio: 'ignore' });
   // callgrind writes the dump when the process next runs guest code; wait for it whole (its totals last).
@@ -35,7 +35,7 @@ export async function dumpCounts(dir: string, pid: number): Promise<number> {
     const dump = readdirSync(dir).find((name) => name.startsWith(`cg.${pid}.`) && !before.has(name));
     if (dump) {
       const text = readFileSync(join(dir, dump), 'utf8');
-      if (/^totals:/m.test(text)) return instructionsOf(text);
+      if (/^totals:/m.test(text)) return { instructions: instructionsOf(text), file: join(dir, dump) };
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -86,6 +86,23 @@ describe('the translating floor', () => {
     }
   });
 
+  it("answers a gRPC List with v1's first rows, each the message the gateway's gRPC answers for it", async () => {
+    const query = `uidp.childrenOf=${encodeURIComponent(org)}`;
+    const floor = await startFloor(stack.emulator.url, ['--v1-path', `/iam/v1/groups?${query}`, '--rpc', `${GROUPS}/ListGroups`, '--resource', 'groups', '--page', '2'], GRPC_FLOOR);
+    floors.push(floor.child);
+    const v1 = await getJson(`${stack.emulator.url}/iam/v1/groups?${query}`);
+    const firstTwo = (v1.body.items as { id: string }[]).slice(0, 2).map((row) => row.id);
+    const [viaFloor, viaGateway] = [new GrpcClient(floor.url), new GrpcClient(stack.url)];
+    try {
+      const fromFloor = await viaFloor.call(GROUPS, 'ListGroups', { uidp: { childrenOf: org }, pageSize: 2 });
+      expect(fromFloor.groups.map((g: { uid: string }) => g.uid)).toEqual(firstTwo);
+      for (const [i, uid] of firstTwo.entries()) expect(fromFloor.groups[i]).toEqual(await viaGateway.call(GROUPS, 'GetGroup', { uid }));
+    } finally {
+      viaFloor.close();
+      viaGateway.close();
+    }
+  });
+
   it('answers 502, not a page, when v1 refuses the call (here: no token)', async () => {
     const floor = await startFloor(stack.emulator.url, ['--resource', 'groups']);
     floors.push(floor.child);

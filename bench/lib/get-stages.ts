@@ -1,0 +1,42 @@
+/**
+ * The stages of serving an answer, told by the code that runs them (a function's source, as
+ * bench/lib/callgrind-profile.ts names it), for `npm run bench:instructions -- --stages`: the first
+ * stage whose pattern matches a function's name takes its own instructions. Node's own modules are
+ * named `JS:<tier><name> node:<module>:<line>:<column>`; ours and our dependencies' by source path.
+ */
+import { inclusive, ownCosts, stageCosts, type FunctionCost, type Stage } from './callgrind-profile.ts';
+
+export const STAGES: readonly Stage[] = [
+  { stage: 'Node: HTTP/1.1, sockets, streams', match: / node:(_http_\w+|net|stream|internal\/(streams|stream_base_commons|http))[:/]/ },
+  { stage: 'HTTP/2 server (Node)', match: / node:(http2|internal\/http2)[:/]/ },
+  { stage: 'Fastify (routing, hooks, reply)', match: / node_modules\/(fastify|find-my-way|avvio|fast-json-stringify|@fastify)\/(?!lib\/logger)/ },
+  { stage: 'REST transport (route, request, errors)', match: / src\/transport\/rest\/(routes|request|path-template|query-keys|errors)\.ts/ },
+  { stage: 'gRPC transport (frames, call, status)', match: / src\/(transport\/grpc|rpc-status)\// },
+  { stage: 'access log', match: / (src\/log\.ts|src\/transport\/rest\/(access-log|request-logger)\.ts|node_modules\/(pino|sonic-boom|fastify\/lib\/logger)|src\/transport\/request-id\.ts)/ },
+  { stage: 'metrics', match: / (src\/transport\/rest\/http-metrics\.ts|src\/observability\/(metrics|keyed-metrics|error-type)\.ts|node_modules\/prom-client)/ },
+  { stage: 'tracing (off: its checks)', match: / (src\/transport\/rest\/http-tracing\.ts|src\/observability\/)/ },
+  { stage: 'policy (guard, caller)', match: / src\/(policy|identity)\// },
+  { stage: 'operation (context, runner)', match: / src\/(operation|cancellation\.ts|aip)\// },
+  { stage: 'engine (backend, row)', match: / src\/(engine|vocabulary|uidp\.ts)/ },
+  { stage: 'v1 call (request, deadline, retry)', match: / src\/v1\/(client|exchange|read-retry|call-deadline|query-string|errors)\.ts/ },
+  { stage: 'v1 call (undici, its llhttp in wasm)', match: / node_modules\/undici\/|^JS:wasm-function/ },
+  { stage: 'v1 answer parse', match: / src\/v1\// },
+  { stage: 'render', match: / src\/render\// },
+  { stage: 'encode (contract, protobuf)', match: / (src\/contract\/|node_modules\/@bufbuild\/)/ },
+  { stage: 'server wiring (src/server.ts, hooks)', match: / src\/server\.ts/ },
+  { stage: 'Node event loop (ticks, timers, events, buffers)', match: / node:/ },
+];
+
+/** Stage rows of one count: instructions per answer of each stage, then what no script caused, on the event loop's thread and on V8's others. */
+export function stageRows(costs: Map<string, FunctionCost>, total: number, answers: number): Array<[string, number]> {
+  const byStage = stageCosts(ownCosts(costs), STAGES);
+  // Other threads (V8's compiler and the GC's helpers) start at start_thread; the event loop's at main.
+  const threads = costs.get('start_thread');
+  const helpers = threads ? inclusive(threads) : 0;
+  let script = 0;
+  for (const ir of byStage.values()) script += ir;
+  const rows: Array<[string, number]> = [...byStage].map(([stage, ir]) => [stage, ir / answers]);
+  rows.push(['native, on the event loop and not caused by script (libuv, epoll, microtask turns)', Math.max(0, total - helpers - script) / answers]);
+  rows.push(["V8's other threads (optimising compiler, GC helpers)", helpers / answers]);
+  return rows;
+}
