@@ -41,6 +41,7 @@ import { traceHttp } from './transport/rest/http-tracing.ts';
 import { Tracing } from './observability/tracing.ts';
 import { tracingSettings } from './observability/tracing-settings.ts';
 import { MAPPINGS } from '../mappings/index.ts';
+import { checkingSinks } from './events/sink-check.ts';
 import { UNSERVED } from '../mappings/unserved.ts';
 
 /** The GA twin is byte-identical to v2beta1 but for the version token, so one table serves both. */
@@ -120,7 +121,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     await tracing.shutdown().catch(() => {});
     throw error;
   }
-  const runner = serving.runner((backend) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls)));
+  const runner = checkingSinks(serving.runner((backend) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls))), config.eventsAllowPrivateSinks);
   // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
   const lines = accessLines(accessLog);
