@@ -40,7 +40,7 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Rows one claim takes, and so the deliveries in flight at once. */
 const BATCH = 32;
 /** A claimed row's lease: longer than an attempt can take, so only a dead replica's rows come back. */
-const LEASE_MS = 3 * ATTEMPT_TIMEOUT_MS;
+const LEASE_MS = ATTEMPT_TIMEOUT_MS + 5000;
 
 type Outcome = 'delivered' | 'retry' | 'refused';
 
