@@ -16,23 +16,11 @@ for (const [net, prefix] of [
 ] as const) INTERNAL.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [['::', 128], ['::1', 128], ['fe80::', 10], ['fc00::', 7], ['ff00::', 8], ['64:ff9b::', 96]] as const) INTERNAL.addSubnet(net, prefix, 'ipv6');
 
-/** An IPv4 address written as IPv6 (`::ffff:10.0.0.1`, or its hex form), as its IPv4 text; otherwise undefined. */
-function mappedIpv4(address: string): string | undefined {
-  const match = /^::ffff:(.+)$/i.exec(address);
-  if (!match) return undefined;
-  const tail = match[1]!;
-  if (isIP(tail) === 4) return tail;
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(tail);
-  if (!hex) return undefined;
-  const [hi, lo] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
 /** Whether an IP address (v4 or v6 text) is loopback, link-local, private or otherwise not a public unicast address. */
 export function isInternalAddress(address: string): boolean {
-  const v4 = isIP(address) === 4 ? address : mappedIpv4(address);
-  if (v4) return INTERNAL.check(v4, 'ipv4');
-  return isIP(address) === 6 && INTERNAL.check(address, 'ipv6');
+  // BlockList judges an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) by the IPv4 rules.
+  const family = isIP(address);
+  return family !== 0 && INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** The URL's host as an address or name: brackets of an IPv6 literal removed, lower case, no trailing dot. */
