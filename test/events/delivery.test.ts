@@ -7,7 +7,10 @@
  * failed writes and INTERNAL events send nothing; a sink that is down or
  * answers 5xx gets the same event again later; a sink that refuses (4xx) does not.
  */
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { isInternalAddress } from '../../src/events/sink.ts';
 import { GrpcClient } from '../support/grpc.ts';
 import { jwt } from '../support/jwt.ts';
 import { describeModes } from '../support/modes.ts';
@@ -122,3 +125,27 @@ describeModes('events delivered from native mode', (stack) => {
     expect(metrics).toMatch(/^v2gw_events_pending 0$/m);
   });
 }, { modes: ['native', 'native-pg'], flags: ['--events-allow-private-sinks', '--events-poll-ms', '200'], events: { sinkCa: TEST_CA, backoffMs: 200 } });
+
+describeModes('events to a sink whose name resolves to an internal address', (stack) => {
+  it('are given up at delivery, never sent, when private sinks are not allowed', async () => {
+    // This machine's own name: not a literal address, so the subscription is taken, but it resolves to one of the machine's own.
+    const name = hostname();
+    const addresses = await lookup(name, { all: true });
+    expect(addresses.every((a) => isInternalAddress(a.address)), `${name} resolves to ${JSON.stringify(addresses)}`).toBe(true);
+    const org = (await stack().client.post('/iam/v2beta1/groups', { name: 'inside' })).body.uid;
+    const receiver = new EventReceiver(stack().url, org);
+    await receiver.start();
+    try {
+      const sub = await stack().client.post(`/events/v2beta1/subscriptions/${org}`, { sink: receiver.url.replace('127.0.0.1', name) });
+      expect(sub.status).toBe(200);
+      await stack().client.post(`/iam/v2beta1/groups/${org}`, { name: 'team' });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(receiver.received).toEqual([]);
+      const metrics = (await stack().client.get('/metrics')).text;
+      expect(metrics).toMatch(/^v2gw_events_failed_total 2$/m);
+      expect(metrics).toMatch(/^v2gw_events_retried_total 0$/m);
+    } finally {
+      await receiver.stop();
+    }
+  });
+}, { modes: ['native'], flags: ['--events-poll-ms', '200'], events: { sinkCa: TEST_CA, backoffMs: 200 } });
