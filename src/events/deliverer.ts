@@ -10,7 +10,7 @@
  * Deliveries are made in parallel: no order between events is promised.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { EventOutboxStore, Delivery } from '../store/event-outbox.ts';
 import type { EventMetrics } from '../observability/event-metrics.ts';
 import type { CloudEventAttributes } from './cloudevent.ts';
@@ -160,7 +160,8 @@ export class Deliverer {
     };
     for (const [name, value] of Object.entries(attributes.extensions)) headers[`ce-${name}`] = value;
     try {
-      const answer = await request(row.sink, { method: 'POST', headers, body: row.data, dispatcher: this.#agent, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+      const url = new URL(row.sink);
+      const answer = await this.#agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers, body: row.data, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
       await answer.body.dump();
       if (answer.statusCode >= 200 && answer.statusCode < 300) return 'delivered';
       if (answer.statusCode === 429 || answer.statusCode >= 500) return 'retry';
