@@ -11,8 +11,6 @@ Object.assign(Dispatcher.prototype, require('undici/lib/api'))
 
 module.exports = {
   Dispatcher,
-  // The events deliverer's dispatcher (native mode): sinks are many origins, so an agent of pools.
-  Agent: require('undici/lib/dispatcher/agent'),
   Pool: require('undici/lib/dispatcher/pool'),
   errors: require('undici/lib/core/errors')
 }

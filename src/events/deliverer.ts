@@ -10,7 +10,7 @@
  * Deliveries are made in parallel: no order between events is promised.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { Agent } from 'undici';
+import { Agent, request } from 'node:https';
 import type { EventOutboxStore, Delivery } from '../store/event-outbox.ts';
 import type { EventMetrics } from '../observability/event-metrics.ts';
 import type { CloudEventAttributes } from './cloudevent.ts';
@@ -71,14 +71,11 @@ export class Deliverer {
   constructor(options: DelivererOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
+    // node:https rather than undici: native mode loads no undici at all (test/gateway/process/mode-modules.test.ts).
     this.#agent = new Agent({
-      connect: {
-        timeout: ATTEMPT_TIMEOUT_MS,
-        ...(options.allowPrivateSinks ? {} : { lookup: guardedLookup }),
-        ...(options.ca ? { ca: options.ca } : {}),
-      },
-      headersTimeout: ATTEMPT_TIMEOUT_MS,
-      bodyTimeout: ATTEMPT_TIMEOUT_MS,
+      keepAlive: true,
+      ...(options.allowPrivateSinks ? {} : { lookup: guardedLookup }),
+      ...(options.ca ? { ca: options.ca } : {}),
     });
   }
 
@@ -108,7 +105,7 @@ export class Deliverer {
     this.#closed = true;
     clearInterval(this.#timer);
     await this.#running;
-    await this.#agent.close();
+    this.#agent.destroy();
   }
 
   async #drain(): Promise<void> {
@@ -160,12 +157,10 @@ export class Deliverer {
     };
     for (const [name, value] of Object.entries(attributes.extensions)) headers[`ce-${name}`] = value;
     try {
-      const url = new URL(row.sink);
-      const answer = await this.#agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers, body: row.data, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
-      await answer.body.dump();
-      if (answer.statusCode >= 200 && answer.statusCode < 300) return 'delivered';
-      if (answer.statusCode === 429 || answer.statusCode >= 500) return 'retry';
-      this.#o.warn({ event: row.eventId, subscription: row.subscription, status: answer.statusCode }, 'events: a sink refused a delivery');
+      const status = await this.#post(row.sink, headers, row.data);
+      if (status >= 200 && status < 300) return 'delivered';
+      if (status === 429 || status >= 500) return 'retry';
+      this.#o.warn({ event: row.eventId, subscription: row.subscription, status }, 'events: a sink refused a delivery');
       return 'refused';
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -173,5 +168,18 @@ export class Deliverer {
       this.#o.warn({ event: row.eventId, subscription: row.subscription, cause: code ?? (error as Error).name }, 'events: a sink did not answer');
       return 'retry';
     }
+  }
+
+  /** One POST, its answer's status once the answer has been read through; an error when there is none in time. */
+  #post(sink: string, headers: Record<string, string>, body: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const sent = request(sink, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: this.#agent, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) }, (answer) => {
+        answer.resume();
+        answer.on('end', () => resolve(answer.statusCode ?? 0));
+        answer.on('error', reject);
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
   }
 }
