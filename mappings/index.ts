@@ -13,6 +13,7 @@ import repoReadmes from './repo-readmes.ts';
 import repos from './repos.ts';
 import roleBindings from './role-bindings.ts';
 import roles from './roles.ts';
+import subscriptions from './subscriptions.ts';
 import tags from './tags.ts';
 
 import { FEED_FROM_V1 } from './methods/advisory-feed.ts';
@@ -21,7 +22,7 @@ import { originCopy } from './methods/package-origins.ts';
 import { listCopy, type V1Copy } from './methods/store-rows.ts';
 
 export const MAPPINGS: readonly ResourceMapping[] = [
-  groups, identities, roles, roleBindings, identityProviders, externalGroupRoleMappings, accountAssociations, groupInvites, repos, repoReadmes, tags, advisories, overlays, overlayBindings,
+  groups, identities, roles, roleBindings, identityProviders, externalGroupRoleMappings, accountAssociations, groupInvites, repos, repoReadmes, tags, advisories, overlays, overlayBindings, subscriptions,
 ];
 
 /**

@@ -85,6 +85,11 @@ export const OPTIONS = {
   identityTokenFile: { flag: 'identity-token-file', env: 'V2GW_IDENTITY_TOKEN_FILE', schema: z.string().min(1).optional(), help: 'The workload\'s platform token (e.g. a projected Kubernetes service-account token), read afresh for every exchange.' },
   issuerUrl: { flag: 'issuer-url', env: 'V2GW_ISSUER_URL', schema: trustedUrl.optional(), help: 'The issuer whose STS (`/sts/exchange`) exchanges the platform token for an API token of --identity (https://; plain http:// only on loopback).' },
   identityAllowRemote: { flag: 'identity-allow-remote', env: 'V2GW_IDENTITY_ALLOW_REMOTE', switch: true, schema: bool.default(false), help: 'With --identity: serve on a --host that is not loopback, and to any Host header. Every caller that reaches the port then acts as the workload identity; without it such a gateway refuses to start.' },
+  // Events (docs/events.md): subscriptions' sinks, and native mode's deliveries to them.
+  eventsAllowPrivateSinks: { flag: 'events-allow-private-sinks', env: 'V2GW_EVENTS_ALLOW_PRIVATE_SINKS', switch: true, schema: bool.default(false), help: 'Let subscriptions name sinks on loopback, link-local or private addresses (refused by default, when created and when a sink\'s name resolves to one at delivery).' },
+  eventsIssuerUrl: { flag: 'events-issuer-url', env: 'V2GW_EVENTS_ISSUER_URL', schema: trustedUrl.optional(), help: 'Native mode: the issuer (`iss`) of the tokens that sign event deliveries, which must reach this gateway\'s /.well-known/openid-configuration. Unset: the gateway\'s own base URL.' },
+  eventsRetryForMs: { flag: 'events-retry-for-ms', env: 'V2GW_EVENTS_RETRY_FOR_MS', schema: wholeNumber.pipe(z.number().positive()).default(86_400_000), help: 'Native mode: how long an event is retried to a sink that is down, times out or answers 5xx or 429, with jittered exponential back-off; then it is given up and counted as failed.' },
+  eventsPollMs: { flag: 'events-poll-ms', env: 'V2GW_EVENTS_POLL_MS', schema: wholeNumber.pipe(z.number().positive()).default(1000), help: 'Native mode: how often the deliverer looks for events written by other replicas (its own writes wake it at once).' },
 } as const;
 
 type Options = typeof OPTIONS;

@@ -43,6 +43,7 @@ import { traceHttp } from './transport/rest/http-tracing.ts';
 import { Tracing } from './observability/tracing.ts';
 import { tracingSettings } from './observability/tracing-settings.ts';
 import { MAPPINGS } from '../mappings/index.ts';
+import { checkingSinks } from './events/sink-check.ts';
 import { UNSERVED } from '../mappings/unserved.ts';
 
 /** The GA twin is byte-identical to v2beta1 but for the version token, so one table serves both. */
@@ -60,6 +61,8 @@ export interface GatewayOptions {
   store?: Store;
   /** Where tracing reads its OTEL_* variables (tracing-settings.ts); process.env by default. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Native mode's events: a CA (PEM) event sinks may be signed by, and the first retry back-off (tests). */
+  events?: { sinkCa?: string; backoffMs?: number };
 }
 
 declare module 'fastify' {
@@ -124,7 +127,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     await tracing.shutdown().catch(() => {});
     throw error;
   }
-  const runner = serving.runner((backend) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls)));
+  // Native mode's writes record their events, delivered to the subscriptions' sinks (src/events, docs/events.md).
+  const events = config.mode === 'native' ? await (await import('./events/plugin.ts')).startEvents(config, { store, mappings: registry.all(), metrics: metrics.registry, log, ...options.events }) : undefined;
+  const operations = serving.runner((backend) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls)));
+  const runner = checkingSinks(events ? events.wrap(operations) : operations, config.eventsAllowPrivateSinks);
   // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
   const lines = accessLines(accessLog);
@@ -215,6 +221,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   registerHealth(app, ready, backendName(config));
   registerDocs(app, { document: () => openApiDocument(bindings, { title: 'v2gw: the v2beta1 Identity and Registry Management API', version: API_VERSIONS[0], aliases: API_VERSIONS.slice(1) }), page: config.docs });
   metricsRoute(app, metrics);
+  events?.register(app);
   if (shadowing) (await import('./compare/routes.ts')).compareRoutes(app, shadowing);
   app.decorate('metrics', metrics);
   let admin: FastifyInstance | undefined;

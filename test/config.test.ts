@@ -65,6 +65,9 @@ describe('loadConfig defaults', () => {
       identityAllowRemote: false,
       authGrantsCacheMs: 2000,
       authJwksCooldownMs: 30_000,
+      eventsAllowPrivateSinks: false,
+      eventsRetryForMs: 86_400_000,
+      eventsPollMs: 1000,
     });
   });
 
@@ -116,6 +119,10 @@ describe('loadConfig from the environment', () => {
       V2GW_ISSUER_URL: 'https://issuer.example/',
       V2GW_IDENTITY_ALLOW_REMOTE: 'true',
       V2GW_AUTH_GRANTS_CACHE_MS: '500',
+      V2GW_EVENTS_ALLOW_PRIVATE_SINKS: 'true',
+      V2GW_EVENTS_ISSUER_URL: 'https://gw.example/',
+      V2GW_EVENTS_RETRY_FOR_MS: '60000',
+      V2GW_EVENTS_POLL_MS: '250',
     });
     expect(config).toEqual({
       v1Url: 'http://v1.internal:9000',
@@ -160,6 +167,10 @@ describe('loadConfig from the environment', () => {
       authDisabled: false,
       authGrantsCacheMs: 500,
       authJwksCooldownMs: 30_000,
+      eventsAllowPrivateSinks: true,
+      eventsIssuerUrl: 'https://gw.example',
+      eventsRetryForMs: 60_000,
+      eventsPollMs: 250,
     });
   });
 

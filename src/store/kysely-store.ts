@@ -17,6 +17,7 @@ import { resourceQueries, type ResourceQueries } from './prepared.ts';
 import { Resources } from './resources.ts';
 import type { Database } from './schema.ts';
 import { Timestamps } from './timestamps.ts';
+import { EventOutbox } from './event-outbox.ts';
 import type { QueryLog } from './query-log.ts';
 
 interface Scope {
@@ -32,6 +33,7 @@ export class KyselyStore implements Store {
   readonly engine: Store['engine'];
   readonly resources: Resources;
   readonly timestamps: Timestamps;
+  readonly events: EventOutbox;
   readonly queries: Pick<QueryLog, 'subscribe'>;
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
@@ -50,6 +52,7 @@ export class KyselyStore implements Store {
     };
     this.resources = new Resources(current, dialect, this.#queries);
     this.timestamps = new Timestamps(current, dialect);
+    this.events = new EventOutbox(current, dialect.engine);
   }
 
   #views(trx: Kysely<Database>): Views {

@@ -10,6 +10,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import { textKeyTerm, type Dialect } from './dialect.ts';
 import { sortColumns } from './fields.ts';
 import { RESOURCES, TIMES, type Database } from './schema.ts';
+import { eventOutbox } from './event-outbox-migration.ts';
 import { TEXT_KEY_FUNCTION, TEXT_KEY_SQL_BODY } from './text-key.ts';
 
 const MIGRATION_TABLE = 'v2gw_migration';
@@ -79,7 +80,7 @@ function sortColumnsForName(d: Dialect): Migration {
 }
 
 function migrationProvider(d: Dialect): MigrationProvider {
-  return { getMigrations: async () => ({ '0001_initial': initial(d), '0002_name_sort_columns': sortColumnsForName(d) }) };
+  return { getMigrations: async () => ({ '0001_initial': initial(d), '0002_name_sort_columns': sortColumnsForName(d), '0003_event_outbox': eventOutbox(d) }) };
 }
 
 /** Brings the schema to the latest version; `schema` is PostgreSQL's, where the migration tables live too. */

@@ -2,6 +2,8 @@
  * The store's tables as Kysely sees them. Column names are snake_case SQL;
  * the mapping to the contract's camelCase lives in the modules that read rows.
  */
+import type { Generated } from 'kysely';
+
 export const RESOURCES = 'v2gw_resources';
 export const TIMES = 'v2gw_times';
 
@@ -25,7 +27,35 @@ export interface TimesTable {
   update_time: string;
 }
 
+/** The events outbox and the keys that sign deliveries (event-outbox.ts). */
+export const EVENT_DELIVERIES = 'v2gw_event_deliveries';
+export const EVENT_KEYS = 'v2gw_event_keys';
+
+export interface EventDeliveriesTable {
+  seq: Generated<number>;
+  event_id: string;
+  subscription: string;
+  sink: string;
+  grp: string;
+  attributes: string;
+  data: string;
+  attempts: number;
+  state: string;
+  next_ms: number;
+  lease_until_ms: number;
+  first_ms: number;
+}
+
+export interface EventKeysTable {
+  kid: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_ms: number;
+}
+
 export interface Database {
   [RESOURCES]: ResourcesTable;
   [TIMES]: TimesTable;
+  [EVENT_DELIVERIES]: EventDeliveriesTable;
+  [EVENT_KEYS]: EventKeysTable;
 }

@@ -6,6 +6,7 @@
  */
 import type { OrderKey } from '../aip/order-by.ts';
 import type { QueryListener } from './query-log.ts';
+import type { EventOutboxStore } from './event-outbox.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -97,6 +98,8 @@ export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly resources: ResourceStore;
   readonly timestamps: TimestampStore;
+  /** Events to deliver and the keys that sign them; inside `transaction`, it writes in that transaction. */
+  readonly events: EventOutboxStore;
   /** Runs `work` atomically: everything it wrote commits together or not at all. */
   transaction<T>(work: (store: Pick<Store, 'resources' | 'timestamps'>) => Promise<T>): Promise<T>;
   /** Every statement the store runs, as it ends (timing for metrics and traces); the function returned stops listening. */

@@ -10,7 +10,7 @@ import type { Orderable } from '../aip/order-by.ts';
 import type { NativeSpec } from './native.ts';
 import type { CustomMethod } from './custom-method.ts';
 
-export type Service = 'iam' | 'registry' | 'vulnerabilities';
+export type Service = 'iam' | 'registry' | 'vulnerabilities' | 'events';
 
 export type FieldType = 'string' | 'bool' | 'int' | 'int64' | 'timestamp' | 'enum' | 'message' | 'map' | 'json';
 

@@ -71,6 +71,10 @@ const EVERY_CONFIG = {
   compareExpect: '/etc/v2gw/expected.json',
   compareRun: 'cut-over-1',
   capture: '/var/lib/v2gw/capture.jsonl',
+  eventsAllowPrivateSinks: true,
+  eventsIssuerUrl: 'https://v2gw.example.internal',
+  eventsRetryForMs: 3600000,
+  eventsPollMs: 500,
 };
 
 /** Value sets an operator would write, over the chart's defaults. */

@@ -31,7 +31,7 @@ const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 /** Codes no input may produce: UNKNOWN, INTERNAL, DATA_LOSS. */
 const FORBIDDEN = new Set([2, 13, 15]);
 const TIMEOUT_MS = 15_000;
-const V2_PATH = /^\/(iam|registry|vulnerabilities|advisory)\/v2(beta1)?(\/|:|$)/;
+const V2_PATH = /^\/(iam|registry|vulnerabilities|advisory|events)\/v2(beta1)?(\/|:|$)/;
 
 export interface Outcome {
   /** What was answered, in one line: `400 INVALID_ARGUMENT`, `grpc 5`. */

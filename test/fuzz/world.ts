@@ -8,7 +8,7 @@ import type { Json } from '../../src/vocabulary/json.ts';
 import type { ModeStack } from '../support/modes.ts';
 
 export const KINDS = [
-  'groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'externalGroupRoleMappings', 'accountAssociations', 'groupInvites', 'repos', 'tags', 'advisories',
+  'groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'externalGroupRoleMappings', 'accountAssociations', 'groupInvites', 'repos', 'tags', 'advisories', 'subscriptions',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -38,6 +38,7 @@ export const COLLECTIONS: Record<Kind, string> = {
   repos: '/registry/v2beta1/repos',
   tags: '/registry/v2beta1/tags',
   advisories: '/vulnerabilities/v2beta1/advisories',
+  subscriptions: '/events/v2beta1/subscriptions',
 };
 
 export async function buildWorld(stack: ModeStack): Promise<World> {
@@ -86,6 +87,9 @@ export async function buildWorld(stack: ModeStack): Promise<World> {
     }));
   }
 
+  const subscription = { sink: 'https://hooks.example.com/fuzz' };
+  for (let i = 0; i < 2; i++) uids.subscriptions.push(await post(`/events/v2beta1/subscriptions/${i ? g1 : org}`, subscription));
+
   // A first page of one row from each list: its token is real, bound to that query.
   const tokens: World['tokens'] = {};
   for (const path of Object.values(COLLECTIONS)) {
@@ -113,6 +117,7 @@ export async function buildWorld(stack: ModeStack): Promise<World> {
       groupInvites: invite,
       repos: { name: 'fuzz-made-repo', catalogTier: 'CATALOG_TIER_AI', customOverlay: { environment: { MODE: 'fuzz' } } },
       tags: { name: 'fuzz-made', digest: `sha256:${'f'.repeat(64)}`, bundles: ['b'] },
+      subscriptions: subscription,
     },
     batch: {
       parent: g2,

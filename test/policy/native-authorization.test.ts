@@ -101,6 +101,21 @@ describe.each(['native', 'native-pg'] as const)('native mode authorizes (REST an
     expect(borrowed.body.totalCount).toBe('0');
   });
 
+  it('authorizes event subscriptions as any resource: a viewer lists but cannot create or delete, a stranger sees none; refusal before the sink is judged', async () => {
+    const made = await call(ALICE, 'POST', `/events/v2beta1/subscriptions/${org}`, { body: { sink: 'https://hooks.example.com/alice' } });
+    expect(made.status).toBe(200);
+    const listed = await call(bob, 'GET', '/events/v2beta1/subscriptions', { query: { 'uidp.children_of': org } });
+    expect(listed.body.subscriptions.map((s: { uid: string }) => s.uid)).toEqual([made.body.uid]);
+    expect((await call(bob, 'GET', `/events/v2beta1/subscriptions/${made.body.uid}`)).status).toBe(200);
+    expect((await call(bob, 'POST', `/events/v2beta1/subscriptions/${org}`, { body: { sink: 'https://hooks.example.com/bob' } })).status).toBe(403);
+    // A private sink from a caller who may not create one is PERMISSION_DENIED, not a judgement of the sink.
+    expect((await call(bob, 'POST', `/events/v2beta1/subscriptions/${org}`, { body: { sink: 'https://127.0.0.1/' } })).status).toBe(403);
+    expect((await call(bob, 'DELETE', `/events/v2beta1/subscriptions/${made.body.uid}`)).status).toBe(403);
+    expect((await call(DAVE, 'GET', '/events/v2beta1/subscriptions')).body.subscriptions ?? []).toEqual([]);
+    expect((await call(DAVE, 'GET', `/events/v2beta1/subscriptions/${made.body.uid}`)).status).toBe(403);
+    expect((await call(ALICE, 'GET', `/events/v2beta1/subscriptions/${made.body.uid}`)).status).toBe(200);
+  });
+
   it("applies a change of the caller's bindings made through the gateway at once", async () => {
     expect((await call(bob, 'GET', `/iam/v2beta1/groups/${org}`)).status).toBe(200);
     expect((await call(ALICE, 'DELETE', `/iam/v2beta1/roleBindings/${viewerBinding}`)).status).toBe(200);

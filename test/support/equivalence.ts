@@ -31,6 +31,7 @@ export const AREAS: Readonly<Record<string, readonly string[]>> = {
   providers: ['IdentityProvidersService', 'ExternalGroupRoleMappingsService', 'AccountAssociationsService'],
   registry: ['ReposService', 'TagsService', 'ImagesService', 'OverlaysService', 'OverlayBindingsService'],
   vulnerabilities: ['AdvisoriesService', 'SecurityAdvisoryService'],
+  events: ['SubscriptionsService'],
 };
 
 /** An RPC of the contract by `Service.Method` (service names are unique across the contract's packages). */

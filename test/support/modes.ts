@@ -83,10 +83,12 @@ export interface ModeOptions {
   now?: () => number;
   /** Translate mode: point the gateway here (a proxy in front of the emulator) rather than at the emulator. */
   v1Url?: string;
+  /** Native mode's event deliveries (a CA the test's sinks are signed by, a short back-off). */
+  events?: GatewayOptions['events'];
 }
 
 export async function startMode(mode: ModeName, options: ModeOptions = {}): Promise<ModeStack> {
-  const gatewayOptions: GatewayOptions = options.now ? { now: options.now } : {};
+  const gatewayOptions: GatewayOptions = { ...(options.now ? { now: options.now } : {}), ...(options.events ? { events: options.events } : {}) };
   if (mode === 'translate' || mode === 'translate-pg') {
     const pg = mode === 'translate-pg' ? await openPostgresSchema() : undefined;
     const stack = await startStack({ flags: options.flags ?? [], gateway: { ...gatewayOptions, ...(pg ? { store: pg.store } : {}) }, ...(options.v1Url ? { v1Url: options.v1Url } : {}) });

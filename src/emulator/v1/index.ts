@@ -1,7 +1,7 @@
 /**
  * The v1 emulator: a faithful in-memory v1 Chainguard IAM/Registry/advisories
  * server (groups, identities, roles, role bindings, identity providers, account
- * associations, group invites, repos, tags, advisories) speaking grpc-gateway
+ * associations, group invites, repos, tags, advisories, event subscriptions) speaking grpc-gateway
  * JSON. It is the contract the gateway is tested and benchmarked against.
  */
 import type { FastifyInstance } from 'fastify';
@@ -21,6 +21,7 @@ import { repoRoutes } from './routes/repos.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { roleRoutes } from './routes/roles.ts';
 import { tagRoutes } from './routes/tags.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
 import { seedDemo, type DemoOrg } from './seed.ts';
 import { seedLarge, type LargeOrg } from './seed-large.ts';
 import { buildServer } from './server.ts';
@@ -91,6 +92,7 @@ export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInst
       ...tagRoutes(state),
       ...advisoryRoutes(state),
       ...authRoutes(state, auth),
+      ...subscriptionRoutes(state.subscriptions),
     ],
     ...(options.latencyMs !== undefined && { latencyMs: options.latencyMs }),
     ...(options.acceptToken && { acceptToken: options.acceptToken }),

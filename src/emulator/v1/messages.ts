@@ -510,3 +510,15 @@ export const TAG_FILTER = message('chainguard.platform.registry.TagFilter', [
   field('id', 'string'),
   field('digest', 'string'),
 ]);
+
+// ---------------------------------------------------------------- events: Subscription
+
+export const SUBSCRIPTION = message('chainguard.platform.events.Subscription', [
+  field('id', 'string'),
+  field('sink', 'string'),
+]);
+
+export const SUBSCRIPTION_FILTER = message('chainguard.platform.events.SubscriptionFilter', [
+  field('id', 'string'),
+  field('uidp', UIDP_FILTER),
+]);

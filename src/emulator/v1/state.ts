@@ -23,6 +23,7 @@ import { TermsStore } from './stores/terms.ts';
 import { ScimStore } from './stores/scim.ts';
 import { AdvisoryFeed } from './stores/advisory-feed.ts';
 import { IdentityProviderStore, type IdentityProviderFields, type V1IdentityProvider } from './stores/identity-providers.ts';
+import { SubscriptionStore } from './stores/subscriptions.ts';
 import { TagStore, type TagFields, type TagFilter, type V1Tag } from './stores/tags.ts';
 import type { AwsIdentity, ClaimMatch, StaticKeys, SyncConfig, V1BindingRow, V1Group, V1Identity, V1Repo, V1Role, V1RoleBinding } from './state-records.ts';
 import { formatMicros, parseTimestamp, systemClock, type MicrosClock } from './time.ts';
@@ -126,6 +127,8 @@ export class EmulatorState {
   readonly #advisories: AdvisoryStore;
   readonly externalGroupRoleMappings: ExternalGroupRoleMappingStore;
   readonly terms: TermsStore;
+  /** Event subscriptions (webhooks) under groups. */
+  readonly subscriptions: SubscriptionStore;
   /** Identity providers' SCIM credentials (stores/scim.ts). */
   readonly scim: ScimStore;
   /** The public advisory feed (documents, vulnerability metadata): data the emulator is given. */
@@ -153,6 +156,7 @@ export class EmulatorState {
     this.#accountAssociations = new AccountAssociationsStore(ctx);
     this.#groupInvites = new GroupInviteStore(ctx);
     this.#tags = new TagStore(ctx);
+    this.subscriptions = new SubscriptionStore(ctx);
     this.#advisories = new AdvisoryStore(ctx);
     const ids: Record<string, string> = {};
     for (const role of MANAGED_ROLES) {
