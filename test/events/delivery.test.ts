@@ -51,7 +51,9 @@ describeModes('events delivered from native mode', (stack) => {
     await client().patch(`/iam/v2beta1/groups/${team.uid}`, { description: 'the team' });
     const role = (await client().post(`/iam/v2beta1/roles/${team.uid}`, { name: 'reader', capabilities: ['CAP_IAM_GROUPS_LIST'] })).body;
     const identity = (await client().post(`/iam/v2beta1/identities/${org}`, { name: 'ada', claimMatch: { issuer: 'https://issuer.example', subject: 'ada' } })).body;
-    const invite = (await client().post(`/iam/v2beta1/groupInvites/${org}`, { roleUid: role.uid, ttl: '3600s', email: 'x@example.com' }));
+    // The invite is made where its role is defined: a role of a sub-group cannot be granted above it.
+    const invite = (await client().post(`/iam/v2beta1/groupInvites/${team.uid}`, { roleUid: role.uid, ttl: '3600s', email: 'x@example.com' }));
+    expect(invite.status).toBe(200);
     // Reads, a refused write and an INTERNAL event: none of them is delivered.
     await client().get(`/iam/v2beta1/groups/${team.uid}`);
     expect((await client().post(`/iam/v2beta1/roles/${team.uid}`, { name: 'reader', capabilities: [] })).status).toBe(400);
@@ -60,10 +62,11 @@ describeModes('events delivered from native mode', (stack) => {
       authorization: `Bearer ${jwt({ iss: 'https://issuer.example', sub: identity.uid })}`,
     });
     expect(metadata.status).toBe(200);
+    expect((await client().delete(`/iam/v2beta1/groupInvites/${invite.body.uid}`)).status).toBe(200);
     await client().delete(`/iam/v2beta1/roles/${role.uid}`);
-    await client().delete(`/iam/v2beta1/groups/${team.uid}`);
+    expect((await client().delete(`/iam/v2beta1/groups/${team.uid}`)).status).toBe(200);
 
-    const events = await receiver.waitFor(8);
+    const events = await receiver.waitFor(9);
     await quiet();
     expect(receiver.refused).toEqual([]);
     const seen = receiver.received.map((e) => [e.type, e.subject, e.extensions.group, e.extensions.bodytype]);
@@ -72,12 +75,13 @@ describeModes('events delivered from native mode', (stack) => {
       ['dev.chainguard.api.iam.group.created.v1', team.uid, team.uid, 'chainguard.platform.iam.v2beta1.Group'],
       ['dev.chainguard.api.iam.group.deleted.v1', team.uid, org, 'chainguard.platform.iam.v2beta1.DeleteGroupRequest'],
       ['dev.chainguard.api.iam.group.updated.v1', team.uid, team.uid, 'chainguard.platform.iam.v2beta1.Group'],
-      ['dev.chainguard.api.iam.group_invite.created.v1', invite.body.uid, org, 'chainguard.platform.iam.v2beta1.GroupInvite'],
+      ['dev.chainguard.api.iam.group_invite.created.v1', invite.body.uid, team.uid, 'chainguard.platform.iam.v2beta1.GroupInvite'],
+      ['dev.chainguard.api.iam.group_invite.deleted.v1', invite.body.uid, team.uid, 'chainguard.platform.iam.v2beta1.DeleteGroupInviteRequest'],
       ['dev.chainguard.api.iam.identity.created.v1', identity.uid, org, 'chainguard.platform.iam.v2beta1.Identity'],
       ['dev.chainguard.api.iam.roles.created.v1', role.uid, team.uid, 'chainguard.platform.iam.v2beta1.Role'],
       ['dev.chainguard.api.iam.roles.deleted.v1', role.uid, team.uid, 'chainguard.platform.iam.v2beta1.DeleteRoleRequest'],
     ].sort());
-    expect(new Set(events.map((e) => e.id)).size).toBe(8);
+    expect(new Set(events.map((e) => e.id)).size).toBe(9);
     for (const event of events) {
       expect(event.specversion).toBe('1.0');
       expect(event.source).toBe(stack().url);
