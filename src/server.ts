@@ -276,13 +276,12 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
   // What v1 has no equivalent of lives in the store, served by the runner native mode uses, made when first asked for.
-  const { TwoSystems, kindInV1 } = await import('./operation/two-systems.ts');
-  const inV1 = (kind: string) => kindInV1(registry, kind);
+  const { TwoSystems } = await import('./operation/two-systems.ts');
   const runner = (over: (backend: BackendPort) => OperationRunner): Runner => {
     const v1Runner = over(v1Backend);
     const storeRunner = async (): Promise<Runner> => {
       const { NativeBackend } = await import('./native/native-backend.ts');
-      const foreign = { keeps: inV1, get: (kind: string, uid: string, ctx: RequestContext) => v1Runner.execute({ kind: 'get', mapping: registry.get(kind), uid }, ctx) };
+      const foreign = { keeps: (kind: string) => registry.keptByV1(kind), get: (kind: string, uid: string, ctx: RequestContext) => v1Runner.execute({ kind: 'get', mapping: registry.get(kind), uid }, ctx) };
       const native = new NativeBackend({ store, registry, foreign });
       await native.seed();
       return over(native);

@@ -1,8 +1,10 @@
 /** The set of resource mappings the gateway serves, by name. */
-import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { deletePlan, type DeletePlan } from './delete-plan.ts';
+import { keptByV1, type ResourceMapping } from '../vocabulary/resource.ts';
 
 export class MappingRegistry {
   readonly #byName = new Map<string, ResourceMapping>();
+  readonly #deletePlans = new Map<string, DeletePlan>();
 
   constructor(mappings: readonly ResourceMapping[]) {
     for (const mapping of mappings) {
@@ -10,6 +12,24 @@ export class MappingRegistry {
       this.#byName.set(mapping.name, mapping);
     }
     for (const mapping of mappings) this.#checkReferences(mapping);
+    for (const mapping of mappings) this.#deletePlans.set(mapping.name, deletePlan(mapping, (kind) => (this.keptByV1(kind) ? 'v1' : 'store')));
+  }
+
+  /**
+   * Whether v1 keeps a kind (translate mode's system of record): a mapping's kind as its mapping says
+   * (`keptInStore`); a kind the store keeps without a mapping of its own (identity metadata, SCIM state)
+   * is the store's.
+   */
+  keptByV1(kind: string): boolean {
+    const mapping = this.#byName.get(kind);
+    return mapping !== undefined && keptByV1(mapping);
+  }
+
+  /** What deleting a resource of this mapping involves, and who holds each part (engine/delete-plan.ts). */
+  deletePlan(name: string): DeletePlan {
+    const plan = this.#deletePlans.get(name);
+    if (!plan) throw new Error(`no mapping named "${name}"`);
+    return plan;
   }
 
   get(name: string): ResourceMapping {

@@ -7,7 +7,6 @@
  * they become v2 documents, and which rules v1 holds writes to beyond v2's.
  */
 import { ApiError, notFound } from '../aip/errors.ts';
-import { resourceNotEmpty } from '../operation/rules.ts';
 import { Code } from '../rpc-status.ts';
 import { deterministicRootUid, isChildOf } from '../uidp.ts';
 import type { V1Client } from '../v1/client.ts';
@@ -26,7 +25,8 @@ import { v1List, type V1List } from './v1-list/compose.ts';
 import { v1ClientSource } from './v1-list/source.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
 import type { ListQuery } from './list-query.ts';
-import { keptByV1, type ResourceMapping } from '../vocabulary/resource.ts';
+import type { ResourceMapping } from '../vocabulary/resource.ts';
+import { heldBy, resourceNotEmpty } from './delete-plan.ts';
 import { v1CollectionPath, v1UidKey, type MappingRegistry } from './registry.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import { renderV2 } from './v1-row.ts';
@@ -149,7 +149,8 @@ export class V1Backend implements BackendPort {
   }
 
   async delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<void> {
-    const guarded = mapping.delete?.refuseWhileParentOf ?? [];
+    // The children the store holds are counted beside this port (operation/two-systems.ts); v1's are counted here.
+    const guarded = heldBy(this.#registry.deletePlan(mapping.name).refusingChildren, 'v1').map(({ kind }) => kind);
     if (guarded.length > 0) await this.#refuseIfParent(mapping, uid, guarded, ctx);
     try {
       await this.#v1.call({ method: 'DELETE', path: joinPath(v1CollectionPath(mapping), uid), authorization: ctx.authorization }, ctx);
@@ -273,9 +274,7 @@ export class V1Backend implements BackendPort {
   }
 
   async #refuseIfParent(mapping: ResourceMapping, uid: string, children: readonly string[], ctx: RequestContext): Promise<void> {
-    // A resource v1 has no equivalent of has no rows there to count.
-    const inV1 = children.filter((name) => keptByV1(this.#registry.get(name)));
-    const counts = await Promise.all(inV1.map(async (name) => {
+    const counts = await Promise.all(children.map(async (name) => {
       const child = this.#registry.get(name);
       const childOf = Object.values(child.filters).find((f) => f.op === 'childOf' && f.v1);
       const rows = await this.#listV1(child, childOf?.v1 ? { [childOf.v1]: uid } : {}, ctx);

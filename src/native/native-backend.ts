@@ -15,12 +15,12 @@ import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/cus
 import type { ListQuery } from '../engine/list-query.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
+import { resourceNotEmpty, type DeletePlan } from '../engine/delete-plan.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
 import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
 } from '../store/types.ts';
-import { resourceNotEmpty } from '../operation/rules.ts';
 import { deleteReferrers } from '../store/delete-referrers.ts';
 import { scanRows } from '../store/scan.ts';
 import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
@@ -140,7 +140,7 @@ export class NativeBackend implements BackendPort {
     if (rows.some((row) => row.uid === seedUid)) {
       await this.#store.transaction(async (tx) => {
         try {
-          await this.#refuseIfReferenced(tx.resources, mapping, seedUid);
+          await this.#refuseIfReferenced(tx.resources, mapping, seedUid, this.#registry.deletePlan(mapping.name));
           await tx.resources.delete(mapping.name, seedUid);
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
@@ -229,9 +229,11 @@ export class NativeBackend implements BackendPort {
         throw notFound(mapping.resourceType, uid);
       }
       this.#refuseSeeded(mapping, uid, 'deleted');
-      await this.#refuseIfParent(tx.resources, mapping, uid);
-      await this.#refuseIfReferenced(tx.resources, mapping, uid);
-      for (const referrer of mapping.native?.delete?.cascade ?? []) await deleteReferrers(tx.resources, referrer.kind, referrer.field, uid);
+      // The store is this port's one system of record: the whole plan is its own (in translate mode the two systems' runner hands it only what the store holds).
+      const plan = this.#registry.deletePlan(mapping.name);
+      await this.#refuseIfParent(tx.resources, mapping, uid, plan);
+      await this.#refuseIfReferenced(tx.resources, mapping, uid, plan);
+      for (const referrer of plan.cascades) await deleteReferrers(tx.resources, referrer.kind, referrer.field, uid);
       await tx.resources.delete(mapping.name, uid);
     });
   }
@@ -407,16 +409,16 @@ export class NativeBackend implements BackendPort {
     }
   }
 
-  async #refuseIfParent(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
-    const children = mapping.delete?.refuseWhileParentOf ?? [];
+  async #refuseIfParent(resources: ResourceStore, mapping: ResourceMapping, uid: string, plan: DeletePlan): Promise<void> {
+    const children = plan.refusingChildren.map(({ kind }) => kind);
     if (children.length === 0) return;
     const refusal = resourceNotEmpty(mapping, uid, await resources.countChildren(uid, children));
     if (refusal) throw refusal;
   }
 
 
-  async #refuseIfReferenced(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
-    for (const referrer of mapping.native?.delete?.refuseWhileReferencedBy ?? []) {
+  async #refuseIfReferenced(resources: ResourceStore, mapping: ResourceMapping, uid: string, plan: DeletePlan): Promise<void> {
+    for (const referrer of plan.refusingReferrers) {
       const { total } = await resources.list({
         kind: referrer.kind, filters: [{ field: referrer.field, op: 'eq', value: uid }], order: [{ field: 'uid', desc: false }], skip: 0, limit: 1,
       });
