@@ -9,7 +9,7 @@ import { ConfigError, storeLocation, tlsFiles, type Config } from './config.ts';
 import type { BackendPort } from './engine/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
 import type { RequestContext } from './operation/context.ts';
-import type { Runner } from './policy/guard.ts';
+import { compose, type Interceptor } from './operation/runner.ts';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { bindContract, forMode, unservedMethods } from './contract/bindings.ts';
 import { apiServices, contract } from './contract/registry.ts';
@@ -76,8 +76,10 @@ export type GatewayConfig = Config & { v1Url?: string | undefined };
 
 /** What serves the v2 routes, and how to tell it is ready. */
 interface Serving {
-  /** The runner of the v2 operations, given how to make one over a backend port. */
-  runner(over: (backend: BackendPort) => OperationRunner): Runner;
+  /** The port the operations run over: the store's in native mode, v1's in translate mode. */
+  backend: BackendPort;
+  /** Translate mode: the step that sends what v1 lacks to a runner over the store's port, given how to make one (operation/two-systems.ts). */
+  systems?: (over: (backend: BackendPort) => OperationRunner) => Interceptor;
   /** Why the backend cannot serve now, or undefined when it can. */
   unreadyBecause: () => Promise<string | undefined>;
   close: () => Promise<void>;
@@ -120,7 +122,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     await tracing.shutdown().catch(() => {});
     throw error;
   }
-  const runner = serving.runner((backend) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls)));
+  const over = (backend: BackendPort) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
   // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
   const lines = accessLines(accessLog);
@@ -130,13 +132,18 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
   // Authentication and authorization, between the transports and the runner: one step both protocols pass through.
-  const guarded = await policyStep(config, bindings, store, runner, { assumed: await assumedIdentity(config, log) });
-  // Side-by-side comparison and capture (src/compare) in front of that, loaded only when asked for: a call the
-  // policy refuses is compared too (one side denying what the other serves is a difference of access).
+  const policy = await policyStep(config, bindings, store, { assumed: await assumedIdentity(config, log) });
+  // Side-by-side comparison and capture (src/compare), loaded only when asked for.
   const shadowing = config.compareWith || config.capture
     ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry)
     : undefined;
-  const api = shadowing ? shadowing.wrap(guarded, bindings, config.requestTimeoutMs) : guarded;
+  // The request's chain, in the order a request meets it (docs/design.md, "The chain"): the comparison tap
+  // first, so a call the policy refuses is compared too (one side denying what the other serves is a
+  // difference of access) and the primary is asked again through the policy, as its caller; it reads the
+  // caller's credentials only once the answer is settled, as the policy step left them (the sidecar's
+  // assumed identity included). Then the policy, then (translate mode) the two systems of record, then the
+  // runner over the port.
+  const api = compose(over(serving.backend), shadowing?.tap(bindings, config.requestTimeoutMs), policy, serving.systems?.(over));
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
@@ -247,7 +254,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     const { NativeBackend } = await import('./native/native-backend.ts');
     const native = new NativeBackend({ store, registry });
     await native.seed();
-    return { runner: (over) => over(native), unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
+    return { backend: native, unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
   const [{ V1Client }, { HydrationCache }, { WalkCache }, { ListScanMemo }, { V1Backend }] = await Promise.all([
@@ -277,16 +284,15 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
   });
   // What v1 has no equivalent of lives in the store, served by the runner native mode uses, made when first asked for.
   const { TwoSystems } = await import('./operation/two-systems.ts');
-  const runner = (over: (backend: BackendPort) => OperationRunner): Runner => {
-    const v1Runner = over(v1Backend);
-    const storeRunner = async (): Promise<Runner> => {
+  const systems = (over: (backend: BackendPort) => OperationRunner): Interceptor => (v1Runner) => {
+    const storeRunner = async (): Promise<OperationRunner> => {
       const { NativeBackend } = await import('./native/native-backend.ts');
       const foreign = { keeps: (kind: string) => registry.keptByV1(kind), get: (kind: string, uid: string, ctx: RequestContext) => v1Runner.execute({ kind: 'get', mapping: registry.get(kind), uid }, ctx) };
       const native = new NativeBackend({ store, registry, foreign });
       await native.seed();
       return over(native);
     };
-    let storeSide: Promise<Runner> | undefined;
+    let storeSide: Promise<OperationRunner> | undefined;
     return new TwoSystems({
       v1: v1Runner,
       // A failed start is not kept: the next call tries again.
@@ -298,7 +304,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
       registry,
     });
   };
-  return { runner, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
+  return { backend: v1Backend, systems, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close() };
 }
 
 /** The workload identity the sidecar assumes (--identity), loaded only when one is configured. */

@@ -13,7 +13,8 @@ import { CompareMetrics } from './metrics.ts';
 import { ComparisonQueue } from './queue.ts';
 import { memoryStore, postgresStore, type CounterStore } from './report-store.ts';
 import { Samples } from './samples.ts';
-import { ComparingRunner, type Runner } from './tap.ts';
+import type { Interceptor, Runner } from '../operation/runner.ts';
+import { ComparingRunner } from './tap.ts';
 import { report, type Report } from './tally.ts';
 
 export interface ShadowingSettings {
@@ -70,7 +71,12 @@ export class Shadowing {
     return this.#candidate !== undefined;
   }
 
-  wrap(runner: Runner, bindings: readonly Binding[], budgetMs: number): Runner {
+  /** The comparison tap as a step of the request's chain (operation/runner.ts). */
+  tap(bindings: readonly Binding[], budgetMs: number): Interceptor {
+    return (runner) => this.#tapped(runner, bindings, budgetMs);
+  }
+
+  #tapped(runner: Runner, bindings: readonly Binding[], budgetMs: number): Runner {
     const s = this.#settings;
     const metrics = this.#metrics;
     return new ComparingRunner(runner, {

@@ -11,6 +11,7 @@ import type { Binding } from '../contract/bindings.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { requestContext, finish, type RequestContext } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
+import type { Runner } from '../operation/runner.ts';
 import type { Candidate } from './candidate.ts';
 import { compareOnce, type ComparerOptions } from './comparer.ts';
 import type { Outcome } from './outcome.ts';
@@ -20,11 +21,6 @@ import { BindingIndex, methodName, requestOf } from './request-of.ts';
 import { sampled } from './sampler.ts';
 import type { ComparisonQueue } from './queue.ts';
 import { add, KEY } from './tally.ts';
-
-/** What the transports need of a runner. */
-export interface Runner {
-  execute(op: Operation, ctx: RequestContext): Promise<Json>;
-}
 
 export interface TapOptions {
   readonly bindings: readonly Binding[];

@@ -13,16 +13,13 @@
  */
 import type { RequestContext } from './context.ts';
 import type { Operation } from './operation.ts';
+import type { Runner } from './runner.ts';
 import { deleteReferrers } from '../store/delete-referrers.ts';
 import type { Store } from '../store/types.ts';
 import type { MappingRegistry } from '../engine/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { keptByV1 } from '../vocabulary/resource.ts';
 import { heldBy, resourceNotEmpty } from '../engine/delete-plan.ts';
-
-interface Runner {
-  execute(op: Operation, ctx: RequestContext): Promise<Json>;
-}
 
 export interface TwoSystemsOptions {
   /** The runner over the v1 port. */

@@ -18,16 +18,12 @@ import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
 import { identify, type RequestContext } from '../operation/context.ts';
 import type { Operation } from '../operation/operation.ts';
+import type { Runner } from '../operation/runner.ts';
 import type { Authorizer } from './authorizer.ts';
 import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';
 import type { TokenVerifier } from './token-verifier.ts';
 import { unverifiedCaller } from './unverified-claims.ts';
-
-/** What the transports call: the runner, or the guard in front of it. */
-export interface Runner {
-  execute(op: Operation, ctx: RequestContext): Promise<Json>;
-}
 
 /** The API token of the workload identity the gateway assumes (identity/), as an Authorization header. */
 export interface AssumedIdentity {

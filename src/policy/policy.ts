@@ -6,7 +6,8 @@
 import type { Binding } from '../contract/bindings.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/types.ts';
-import { Guard, type AssumedIdentity, type Runner } from './guard.ts';
+import type { Interceptor } from '../operation/runner.ts';
+import { Guard, type AssumedIdentity } from './guard.ts';
 import { MethodRules } from './method-rules.ts';
 
 export interface PolicyParts {
@@ -18,16 +19,15 @@ export async function policyStep(
   config: Pick<Config, 'mode' | 'authIssuer' | 'authAudience' | 'authGrantsCacheMs' | 'authJwksCooldownMs'>,
   bindings: readonly Binding[],
   store: Store,
-  inner: Runner,
   parts: PolicyParts = {},
-): Promise<Runner> {
+): Promise<Interceptor> {
   const rules = new MethodRules(bindings);
   const issuers = config.authIssuer ?? [];
   // Translate mode: v1 judges every token. What the store keeps there for v1's identities (their metadata)
   // names its caller by the token's `sub` as v1 will see it; v1 refuses a bad token on the call that checks
   // the identity exists.
-  if (config.mode !== 'native') return new Guard(inner, { rules, assumed: parts.assumed, unverifiedCallers: true });
-  if (issuers.length === 0) return new Guard(inner, { rules, unverifiedCallers: true });
+  if (config.mode !== 'native') return (inner) => new Guard(inner, { rules, assumed: parts.assumed, unverifiedCallers: true });
+  if (issuers.length === 0) return (inner) => new Guard(inner, { rules, unverifiedCallers: true });
   const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants, ownerRoleUid }] = await Promise.all([
     import('./token-verifier.ts'),
     import('./authorizer.ts'),
@@ -37,10 +37,12 @@ export async function policyStep(
   const owner = ownerRoleUid();
   const access = new StoreGrants(store);
   const shared = new Set(bindings.flatMap((binding) => (binding.mapping.native?.seed ?? []).map((row) => row.uid)));
-  return new Guard(inner, {
+  const verifier = new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs });
+  const authorizer = new Authorizer(new Grants(access, config.authGrantsCacheMs), shared);
+  return (inner) => new Guard(inner, {
     rules,
-    verifier: new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs }),
-    authorizer: new Authorizer(new Grants(access, config.authGrantsCacheMs), shared),
+    verifier,
+    authorizer,
     bindOwner: (organisation, identity) => access.bind(organisation, identity, owner),
   });
 }

@@ -8,7 +8,8 @@ import { ApiError } from '../../src/aip/errors.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import { requestContext, type RequestContext } from '../../src/operation/context.ts';
 import type { Operation } from '../../src/operation/operation.ts';
-import { Guard, type Runner } from '../../src/policy/guard.ts';
+import { Guard } from '../../src/policy/guard.ts';
+import type { Runner } from '../../src/operation/runner.ts';
 import type { MethodRule, MethodRules } from '../../src/policy/method-rules.ts';
 import type { TokenVerifier } from '../../src/policy/token-verifier.ts';
 

@@ -14,7 +14,7 @@ import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { finish, requestContext } from '../../operation/context.ts';
 import type { CancelSignal } from '../../cancellation.ts';
-import type { Runner } from '../../policy/guard.ts';
+import type { Runner } from '../../operation/runner.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
 import { grpcOperation } from './request.ts';
 import { handlerRan, REQUEST_ID, TRACE_SPAN } from './request-gate.ts';

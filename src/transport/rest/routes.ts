@@ -13,7 +13,7 @@ import type { DescMethod } from '@bufbuild/protobuf';
 import type { Binding } from '../../contract/bindings.ts';
 import { httpRule } from '../../contract/registry.ts';
 import { callerGone, finish, requestContext, type RequestContext } from '../../operation/context.ts';
-import type { Runner } from '../../policy/guard.ts';
+import type { Runner } from '../../operation/runner.ts';
 import { callerContext } from '../../observability/tracing.ts';
 import { byRank, compileTemplate, type PathTemplate } from './path-template.ts';
 import { restOperation } from './request.ts';
