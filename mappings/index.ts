@@ -15,6 +15,8 @@ import roleBindings from './role-bindings.ts';
 import roles from './roles.ts';
 import tags from './tags.ts';
 
+export { ACCESS } from './access.ts';
+
 import { FEED_FROM_V1 } from './methods/advisory-feed.ts';
 import { IMAGE_COPY } from './methods/images.ts';
 import { originCopy } from './methods/package-origins.ts';

@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { MAPPINGS } from '../mappings/index.ts';
+import { ACCESS, MAPPINGS } from '../mappings/index.ts';
 import { MappingRegistry } from './engine/registry.ts';
 import { renderV2 } from './engine/v1-row.ts';
 import type { Json } from './vocabulary/json.ts';
@@ -122,8 +122,8 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
 
 /** Binds `subject` to the built-in owner role at `group`, in the store, as native mode does for an organisation's creator. */
 export async function bindOwner(store: Store, group: string, subject: string): Promise<void> {
-  const { StoreGrants, ownerRoleUid } = await import('./policy/store-grants.ts');
-  await new StoreGrants(store).bind(group, subject, ownerRoleUid());
+  const { StoreGrants } = await import('./policy/store-grants.ts');
+  await new StoreGrants(store, ACCESS).bindCreator(group, subject);
 }
 
 /** Native mode's backend over an open store, writing each row as native mode does. */

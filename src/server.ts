@@ -40,7 +40,7 @@ import { DB_SYSTEM_NAME } from './store/query-log.ts';
 import { traceHttp } from './transport/rest/http-tracing.ts';
 import { Tracing } from './observability/tracing.ts';
 import { tracingSettings } from './observability/tracing-settings.ts';
-import { MAPPINGS } from '../mappings/index.ts';
+import { ACCESS, MAPPINGS } from '../mappings/index.ts';
 import { UNSERVED } from '../mappings/unserved.ts';
 
 /** The GA twin is byte-identical to v2beta1 but for the version token, so one table serves both. */
@@ -132,7 +132,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
   // Authentication and authorization, between the transports and the runner: one step both protocols pass through.
-  const policy = await policyStep(config, bindings, store, { assumed: await assumedIdentity(config, log) });
+  const policy = await policyStep(config, bindings, store, ACCESS, { assumed: await assumedIdentity(config, log) });
   // Side-by-side comparison and capture (src/compare), loaded only when asked for.
   const shadowing = config.compareWith || config.capture
     ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry)

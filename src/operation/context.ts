@@ -10,11 +10,20 @@ import type { TraceSpan } from '../observability/tracing.ts';
 import { Cancellation, type CancelSignal } from '../cancellation.ts';
 
 /** Who is calling, as the policy step read it from the bearer token. */
+/** The claims a caller's token states (verified or not, as `Caller.verified` says). */
+export type Claims = Readonly<Record<string, unknown>>;
+
+/** A string claim, or '' when the token does not state it as a string. */
+export function claimString(claims: Claims, name: string): string {
+  const value = claims[name];
+  return typeof value === 'string' ? value : '';
+}
+
 export interface Caller {
   /** The token's `sub`: in native mode with an issuer, the identity's uid. */
   readonly subject: string;
   readonly issuer: string;
-  readonly claims: Readonly<Record<string, unknown>>;
+  readonly claims: Claims;
   /** False only where no issuer is configured (native mode for local use): then the claims are the caller's say-so. */
   readonly verified: boolean;
 }

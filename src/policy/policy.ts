@@ -6,6 +6,7 @@
 import type { Binding } from '../contract/bindings.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/types.ts';
+import type { AccessModel } from '../vocabulary/access.ts';
 import type { Interceptor } from '../operation/runner.ts';
 import { Guard, type AssumedIdentity } from './guard.ts';
 import { MethodRules } from './method-rules.ts';
@@ -19,6 +20,7 @@ export async function policyStep(
   config: Pick<Config, 'mode' | 'authIssuer' | 'authAudience' | 'authGrantsCacheMs' | 'authJwksCooldownMs'>,
   bindings: readonly Binding[],
   store: Store,
+  access: AccessModel,
   parts: PolicyParts = {},
 ): Promise<Interceptor> {
   const rules = new MethodRules(bindings);
@@ -28,21 +30,20 @@ export async function policyStep(
   // the identity exists.
   if (config.mode !== 'native') return (inner) => new Guard(inner, { rules, assumed: parts.assumed, unverifiedCallers: true });
   if (issuers.length === 0) return (inner) => new Guard(inner, { rules, unverifiedCallers: true });
-  const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants, ownerRoleUid }] = await Promise.all([
+  const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants }] = await Promise.all([
     import('./token-verifier.ts'),
     import('./authorizer.ts'),
     import('./grants.ts'),
     import('./store-grants.ts'),
   ]);
-  const owner = ownerRoleUid();
-  const access = new StoreGrants(store);
+  const grants = new StoreGrants(store, access);
   const shared = new Set(bindings.flatMap((binding) => (binding.mapping.native?.seed ?? []).map((row) => row.uid)));
   const verifier = new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs });
-  const authorizer = new Authorizer(new Grants(access, config.authGrantsCacheMs), shared);
+  const authorizer = new Authorizer(new Grants(grants, config.authGrantsCacheMs), shared);
   return (inner) => new Guard(inner, {
     rules,
     verifier,
     authorizer,
-    bindOwner: (organisation, identity) => access.bind(organisation, identity, owner),
+    bindOwner: (organisation, identity) => grants.bindCreator(organisation, identity),
   });
 }

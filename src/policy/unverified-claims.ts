@@ -6,9 +6,7 @@
  * otherwise. With an issuer, the caller is the verified token's (token-verifier.ts).
  */
 import { unauthenticated } from '../aip/errors.ts';
-import type { Caller } from '../operation/context.ts';
-
-export type Claims = Readonly<Record<string, unknown>>;
+import { claimString, type Caller, type Claims } from '../operation/context.ts';
 
 /** A JWT's payload is a few hundred bytes; anything far larger is not a token worth decoding. */
 const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -28,12 +26,6 @@ export function unverifiedClaims(authorization: string): Claims {
   }
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw unauthenticated("the bearer token's payload is not a JSON object");
   return payload as Claims;
-}
-
-/** A string claim, or '' when the token does not state it as a string. */
-export function claimString(claims: Claims, name: string): string {
-  const value = claims[name];
-  return typeof value === 'string' ? value : '';
 }
 
 /** The caller a bearer JWT claims to be, unverified; undefined when the header holds no JWT with a `sub`. */

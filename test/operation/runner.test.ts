@@ -19,7 +19,7 @@ describe('compose: the steps of the request chain', () => {
     const runner: Runner = { execute: async () => (seen.push('run'), { ok: true }) };
     const chain = compose(runner, step('tap', seen), undefined, step('policy', seen), step('systems', seen));
     const op = { kind: 'get' } as unknown as Operation;
-    expect(await chain.execute(op, requestContext({ authorization: '' }))).toEqual({ ok: true });
+    expect(await chain.execute(op, requestContext({ authorization: '', requestId: 'r', budgetMs: 1000 }))).toEqual({ ok: true });
     expect(seen).toEqual(['tap>', 'policy>', 'systems>', 'run', '<systems', '<policy', '<tap']);
   });
 
