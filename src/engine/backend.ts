@@ -23,9 +23,10 @@ export type { RequestContext };
 export type KeptTimesByUid = ReadonlyMap<string, ResourceTimes>;
 
 /**
- * The render stage's entry point, handed to a backend where rows it reads
- * must come back rendered (a List's page, a custom method's answer): the rows
- * as v2 resources, references filled. `times`: kept times the caller already
+ * The render stage's entry point, handed to a backend once, when the runner
+ * over it is built (`BackendPort.renderThrough`), for where rows it reads must
+ * come back rendered (a List's page, a custom method's answer): the rows as
+ * v2 resources, references filled. `times`: kept times the caller already
  * looked up.
  */
 export type RenderRows<Row = unknown> = (mapping: ResourceMapping, rows: readonly Row[], ctx: RequestContext, times?: KeptTimesByUid) => Promise<Json[]>;
@@ -75,8 +76,10 @@ export interface Page {
 
 export interface BackendPort<Row = unknown> {
   readonly rows: RowConversion<Row>;
-  /** A page of matching rows, rendered through `render`. */
-  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext, render: RenderRows<Row>): Promise<Page>;
+  /** The render stage this port's Lists and custom methods render through, given once by the runner built over it (operation/execute.ts). */
+  renderThrough(render: RenderRows<Row>): void;
+  /** A page of matching rows, rendered through the render stage. */
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page>;
   /** One row by uid; NOT_FOUND when there is none. */
   read(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Row>;
   /** Rows of several kinds by uid, for one rendering (kind → uids); rows gone are left out. */
@@ -96,5 +99,5 @@ export interface BackendPort<Row = unknown> {
   /** `mapping.methods.lookup`: the parameters by v2 name → `{uid}`. */
   lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json>;
   /** A custom method's implementation for this backend's mode, given the request message (JSON form) → the response message. */
-  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages, render: RenderRows<Row>): Promise<Json>;
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json>;
 }

@@ -58,7 +58,7 @@ export class V1Backend implements BackendPort {
   readonly #scans: ListScanMemo;
   readonly #keptTimes: boolean;
   #list: V1List | undefined;
-  #listRender: RenderRows<Json> | undefined;
+  #render: RenderRows<Json> | undefined;
   readonly #times: KeptTimes;
 
   /** v1 rows become v2 documents by the mapping's renames (render/v1-row.ts), with the times the gateway keeps. */
@@ -81,24 +81,23 @@ export class V1Backend implements BackendPort {
     this.#keptTimes = options.times !== undefined;
   }
 
-  /**
-   * The List is read by v1-list/: the render stage it renders through is the runner's, one for the life
-   * of the port, so the reader is composed around it on the first List.
-   */
-  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext, render: RenderRows<Json>): Promise<Page> {
-    if (!this.#list || this.#listRender !== render) {
-      this.#listRender = render;
-      // v1's lists are always scanned; a memo of 0 bytes keeps no reading past its request.
-      this.#list = v1List({
-        source: v1ClientSource(this.#v1),
-        render,
-        maxFanOut: this.#maxFanOut,
-        scans: this.#scans,
-        readingMemo: { rendersAlone: (m) => referencesToFill(m, v1Carries).length === 0 },
-        walks: this.#walks.enabled ? this.#walks : undefined,
-        keptTimes: this.#keptTimes ? this.#times : undefined,
-      });
-    }
+  /** The List is read by v1-list/, composed once around the render stage the runner over this port renders through. */
+  renderThrough(render: RenderRows<Json>): void {
+    this.#render = render;
+    // v1's lists are always scanned; a memo of 0 bytes keeps no reading past its request.
+    this.#list = v1List({
+      source: v1ClientSource(this.#v1),
+      render,
+      maxFanOut: this.#maxFanOut,
+      scans: this.#scans,
+      readingMemo: { rendersAlone: (m) => referencesToFill(m, v1Carries).length === 0 },
+      walks: this.#walks.enabled ? this.#walks : undefined,
+      keptTimes: this.#keptTimes ? this.#times : undefined,
+    });
+  }
+
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {
+    if (!this.#list) throw new Error('the v1 port was given no render stage (renderThrough)');
     return this.#list(mapping, query, ctx);
   }
 
@@ -197,9 +196,9 @@ export class V1Backend implements BackendPort {
     }
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages, render: RenderRows<Json>): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
     if (!method.translate) throw new Error('a custom method without a translate implementation was bound in translate mode');
-    return method.translate(request, this.#access(ctx, pages, render), ctx);
+    return method.translate(request, this.#access(ctx, pages), ctx);
   }
 
   // ---- helpers -----------------------------------------------------------
@@ -211,7 +210,9 @@ export class V1Backend implements BackendPort {
   }
 
   /** What a custom method may do over v1, for one request. */
-  #access(ctx: RequestContext, pages: RequestPages, render: RenderRows<Json>): V1Access {
+  #access(ctx: RequestContext, pages: RequestPages): V1Access {
+    const render = this.#render;
+    if (!render) throw new Error('the v1 port was given no render stage (renderThrough)');
     return {
       pages,
       call: (call) => this.#v1.call({ ...call, authorization: ctx.authorization }, ctx),

@@ -58,6 +58,7 @@ export class NativeBackend implements BackendPort {
   readonly #foreign: ForeignResources | undefined;
   /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
   readonly #seeded = new Set<string>();
+  #render: RenderRows<StoredResource> | undefined;
 
   /** A stored row is a v2 document already: served with its uid and times set, secrets left out, in field order. */
   readonly rows: RowConversion<StoredResource> = {
@@ -150,7 +151,12 @@ export class NativeBackend implements BackendPort {
     return true;
   }
 
-  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext, render: RenderRows<StoredResource>): Promise<Page> {
+  /** The render stage this port's Lists and custom methods render through, given by the runner built over it. */
+  renderThrough(render: RenderRows<StoredResource>): void {
+    this.#render = render;
+  }
+
+  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext): Promise<Page> {
     const plan = planFilters(mapping, filters.canonical, await resolveThroughFilters(this.#store.resources, mapping, filters.canonical));
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
@@ -162,7 +168,7 @@ export class NativeBackend implements BackendPort {
 
     const last = result.rows[result.rows.length - 1];
     const next = result.more && last ? { after: cursorAfter(last, stored), skipped } : undefined;
-    return { items: await render(mapping, result.rows, ctx), ...(next ? { next } : {}), total: result.total, skipped };
+    return { items: await this.#rendered(mapping, result.rows, ctx), ...(next ? { next } : {}), total: result.total, skipped };
   }
 
   read(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<StoredResource> {
@@ -288,7 +294,7 @@ export class NativeBackend implements BackendPort {
     return { rows: window.page, total: window.total, more: window.next !== undefined };
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages, render: RenderRows<StoredResource>): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
     if (!method.native) throw new Error('a custom method without a native implementation was bound in native mode');
     const access: NativeAccess = {
       pages,
@@ -297,7 +303,7 @@ export class NativeBackend implements BackendPort {
         // A resource kept elsewhere (translate mode's v1) is read there.
         if (this.#foreign?.keeps(name)) return this.#foreign.get(name, uid, ctx);
         const mapping = this.#registry.get(name);
-        return (await render(mapping, [await this.read(mapping, uid, ctx)], ctx))[0]!;
+        return (await this.#rendered(mapping, [await this.read(mapping, uid, ctx)], ctx))[0]!;
       },
       now: () => this.#isoNow(),
     };
@@ -401,6 +407,11 @@ export class NativeBackend implements BackendPort {
       if (error instanceof StoreConflictError) throw new ApiError(Code.ALREADY_EXISTS, `${mapping.resourceType} "${row.uid}" already exists`);
       throw error;
     }
+  }
+
+  #rendered(mapping: ResourceMapping, rows: readonly StoredResource[], ctx: RequestContext): Promise<Json[]> {
+    if (!this.#render) throw new Error('the store\'s port was given no render stage (renderThrough)');
+    return this.#render(mapping, rows, ctx);
   }
 
   #refuseSeeded(mapping: ResourceMapping, uid: string, verb: string): void {

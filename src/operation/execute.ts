@@ -42,6 +42,7 @@ export class OperationRunner {
   constructor(backend: BackendPort, tokens: PageTokenCodec, onDone?: (v1Calls: number) => void) {
     this.#backend = backend;
     this.#stage = new RenderStage(backend);
+    backend.renderThrough(this.#stage.render);
     this.#tokens = tokens;
     this.#onDone = onDone;
   }
@@ -72,7 +73,7 @@ export class OperationRunner {
     const order = parseOrderBy(params.orderBy, list.order);
     const { pages, fingerprint } = this.#pages(op, formatOrderBy(order));
     const cursor = pages.cursor;
-    const answer = await this.#backend.custom(op.custom, asked, ctx, pages, this.#stage.render);
+    const answer = await this.#backend.custom(op.custom, asked, ctx, pages);
     const rows = answer[list.items];
     if (!Array.isArray(rows)) throw new Error(`custom list ${op.method.name} answered no "${list.items}"`);
     const read = (row: Json, field: string) => (field === 'uid' ? list.key(row) : getPath(row, field));
@@ -115,7 +116,7 @@ export class OperationRunner {
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);
-        return backend.list(mapping, query, ctx, stage.render)
+        return backend.list(mapping, query, ctx)
           .then((page) => this.#envelope(mapping.name, query.fingerprint, { ...page, items: page.items.map((item) => asListed(mapping.fields, item)) }));
       }
       case 'get':
@@ -171,7 +172,7 @@ export class OperationRunner {
         if (missing.length > 0) throw invalidArgument(missing.map((field) => ({ field, description: 'is required' })));
         if (op.custom.list) return this.#customList(op, op.custom.list, ctx);
         const { pages } = this.#pages(op, undefined);
-        return backend.custom(op.custom, op.request, ctx, pages, stage.render).then((answer) => canonicalResponse(op.method.output, answer));
+        return backend.custom(op.custom, op.request, ctx, pages).then((answer) => canonicalResponse(op.method.output, answer));
       }
     }
   }

@@ -15,7 +15,7 @@ import { v1UidKey } from '../../src/engine/registry.ts';
 import { renderV2 } from '../../src/engine/v1-row.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import { v1List, type V1ListOptions } from '../../src/engine/v1-list/compose.ts';
-import type { TimesByUid } from '../../src/engine/v1-list/reader.ts';
+import type { KeptTimesByUid } from '../../src/engine/backend.ts';
 import type { V1ListSource } from '../../src/engine/v1-list/source.ts';
 import { WalkCache } from '../../src/engine/walk-cache.ts';
 import type { RawQuery } from '../../src/aip/list-request.ts';
@@ -118,7 +118,7 @@ for (const scans of ['off', 'unkept', 'kept'] as const) {
   }
 }
 
-const render = (kept: KeptTimes | undefined) => async (m: typeof mapping, rows: readonly Json[], _ctx: RequestContext, times?: TimesByUid): Promise<Json[]> => {
+const render = (kept: KeptTimes | undefined) => async (m: typeof mapping, rows: readonly Json[], _ctx: RequestContext, times?: KeptTimesByUid): Promise<Json[]> => {
   // As the backend's renderer does: without times given, it looks up those it keeps.
   if (!times && kept) {
     const lacking = kept.lacking(m, rows, uidKey);

@@ -11,7 +11,9 @@ import type { KeptTimes } from '../kept-times.ts';
 import type { ListQuery } from '../list-query.ts';
 import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import type { WalkCache } from '../walk-cache.ts';
-import { plainStages, stagedReader, type ListStages, type RenderRows } from './reader.ts';
+import { plainStages, stagedReader, type ListStages } from './reader.ts';
+import type { RenderRows } from '../backend.ts';
+import type { Json } from '../../vocabulary/json.ts';
 import type { V1ListSource } from './source.ts';
 import { readV1Paged } from './v1-paged.ts';
 import { withKeptTimes } from './with-kept-times.ts';
@@ -21,7 +23,7 @@ import { withWalks } from './with-walks.ts';
 
 export interface V1ListOptions {
   source: V1ListSource;
-  render: RenderRows;
+  render: RenderRows<Json>;
   /** The most v1 pages one page of a list v1 pages may read. */
   maxFanOut: number;
   /** v1's lists scanned, not parsed whole, and readings of the same bytes kept (with-scanner.ts). */

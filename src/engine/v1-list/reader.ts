@@ -3,14 +3,13 @@
  * lacks, keep the rows that match, key them by the order, cut the page's window, render its rows. Each
  * step is a stage (ListStages); `plainStages` is each done plainly, and the speed-ups (with-*.ts) are
  * wrappers that take the stages and give stages back, as undici's interceptors take and give a dispatch.
- * A wrapper changes how a stage is done, never what it answers: test/unit/v1-list-readers.test.ts holds
+ * A wrapper changes how a stage is done, never what it answers: test/engine/v1-list-readers.test.ts holds
  * every combination to the plain stages' answers.
  */
 import { sortKey, windowUnordered, type CutWindow, type Keyed, type ReadField } from '../../aip/list-window.ts';
 import { ownValue } from '../../aip/names.ts';
-import type { ResourceTimes } from '../../store/types.ts';
 import type { ScannedRows } from '../../v1/list-body.ts';
-import type { Page, RequestContext } from '../backend.ts';
+import type { KeptTimesByUid, Page, RenderRows, RequestContext } from '../backend.ts';
 import { withKeptTime } from '../kept-times.ts';
 import type { ListQuery } from '../list-query.ts';
 import type { FieldSpec, ResourceMapping } from '../../vocabulary/resource.ts';
@@ -19,14 +18,6 @@ import { v2PathReader } from '../v1-row.ts';
 import type { Json } from '../../vocabulary/json.ts';
 import type { V1ListSource } from './source.ts';
 
-/** Kept times by uid (engine/kept-times.ts). */
-export type TimesByUid = Map<string, ResourceTimes>;
-
-/**
- * Renders v1 rows as their v2 resources, in order: references hydrated, blank times set from `times`
- * (by uid), or, without `times`, looked up by the renderer where it keeps them.
- */
-export type RenderRows = (mapping: ResourceMapping, rows: readonly Json[], ctx: RequestContext, times?: TimesByUid) => Promise<Json[]>;
 
 export interface ListRequest extends ListQuery {
   mapping: ResourceMapping;
@@ -64,11 +55,11 @@ export interface ListStages {
   /** The uids of `rows` lacking a time v1 should give (none where no times are kept); `listed`: they are all its rows. */
   lacking(request: ListRequest, rows: readonly Json[], listed?: ListedRows): readonly string[];
   /** The kept times of these uids, first sightings recorded; `listed`: they are its rows that lack one. */
-  times(request: ListRequest, uids: readonly string[], listed?: ListedRows): Promise<TimesByUid | undefined>;
+  times(request: ListRequest, uids: readonly string[], listed?: ListedRows): Promise<KeptTimesByUid | undefined>;
   /** The rows the query's filters match, keyed by its order; `read` reads a v2 path off a row. */
   match(request: ListRequest, listed: ListedRows, read: ReadField<Json>): Matching;
   window(request: ListRequest, listed: ListedRows, matching: Matching): CutWindow<ListedRow>;
-  render(request: ListRequest, listed: ListedRows, page: readonly ListedRow[], times: TimesByUid | undefined): Promise<Json[]>;
+  render(request: ListRequest, listed: ListedRows, page: readonly ListedRow[], times: KeptTimesByUid | undefined): Promise<Json[]>;
   /** The List is done with `listed`. */
   done(request: ListRequest, listed: ListedRows): void;
 }
@@ -82,7 +73,7 @@ export interface ListReader {
 export type ReaderWrapper = (next: ListReader) => ListReader;
 
 /** Each stage done plainly: v1's rows parsed whole, no kept times, every row matched, the window cut, the page rendered. */
-export function plainStages(source: V1ListSource, render: RenderRows): ListStages {
+export function plainStages(source: V1ListSource, render: RenderRows<Json>): ListStages {
   return {
     async rows({ mapping, filters, ctx }) {
       const rows = await source.all(mapping, filters.v1Query, ctx);
@@ -142,7 +133,7 @@ export function readsKeptTime(mapping: ResourceMapping, paths: readonly string[]
 }
 
 /** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */
-export function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: TimesByUid | undefined, uidKey: string): ReadField<Json> {
+export function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: KeptTimesByUid | undefined, uidKey: string): ReadField<Json> {
   const kept = times && ((spec: FieldSpec, value: unknown, v1: Json) => withKeptTime(spec, value, times.get(String(v1[uidKey]))));
   const readers = new Map(paths.map((path) => [path, v2PathReader(mapping.fields, path, kept)]));
   return (row, path) => readers.get(path)?.(row);

@@ -10,14 +10,15 @@ import type { PageCursor } from '../../aip/page-token.ts';
 import type { Page } from '../backend.ts';
 import { v1UidKey } from '../registry.ts';
 import type { Json } from '../../vocabulary/json.ts';
-import { v2Reader, type ListRequest, type RenderRows } from './reader.ts';
+import { v2Reader, type ListRequest } from './reader.ts';
+import type { RenderRows } from '../backend.ts';
 import type { V1ListSource } from './source.ts';
 
 /** Rows asked of v1 per page when v1 pages a list itself; fixed, so a position inside a v1 page stays valid. */
 const V1_PAGE = 100;
 
 /** `maxFanOut`: the most v1 pages one page reads. */
-export async function readV1Paged(source: V1ListSource, render: RenderRows, maxFanOut: number, { mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
+export async function readV1Paged(source: V1ListSource, render: RenderRows<Json>, maxFanOut: number, { mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
   const paging = mapping.v1.paging!;
   const v1Order = v1OrderFor(order, paging.orderBy);
   let position = cursor ? positionFrom(cursor) : { token: '', index: 0 };

@@ -8,10 +8,11 @@ import { callerOf } from '../caller-key.ts';
 import { v1UidKey } from '../registry.ts';
 import type { Json } from '../../vocabulary/json.ts';
 import type { WalkCache } from '../walk-cache.ts';
-import type { ReaderWrapper, RenderRows } from './reader.ts';
+import type { ReaderWrapper } from './reader.ts';
+import type { RenderRows } from '../backend.ts';
 import type { V1ListSource } from './source.ts';
 
-export function withWalks(walks: WalkCache, source: V1ListSource, render: RenderRows): ReaderWrapper {
+export function withWalks(walks: WalkCache, source: V1ListSource, render: RenderRows<Json>): ReaderWrapper {
   return (next) => ({
     async list(request) {
       const { mapping, params, order, cursor, fingerprint, ctx } = request;
