@@ -10,14 +10,14 @@
 import type { Binding } from '../contract/bindings.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { requestContext, finish, type RequestContext } from '../operation/context.ts';
-import type { Operation } from '../operation/operation.ts';
+import type { Operation, TransportCall } from '../operation/operation.ts';
 import type { Runner } from '../operation/runner.ts';
 import type { Candidate } from './candidate.ts';
 import { compareOnce, type ComparerOptions } from './comparer.ts';
 import type { Outcome } from './outcome.ts';
 import { answered, failed } from './primary-outcome.ts';
 import { isReadOnly } from './read-only.ts';
-import { BindingIndex, methodName, requestOf } from './request-of.ts';
+import { methodName } from './request-of.ts';
 import { sampled } from './sampler.ts';
 import type { ComparisonQueue } from './queue.ts';
 import { add, KEY } from './tally.ts';
@@ -41,24 +41,24 @@ export interface TapOptions {
 export class ComparingRunner implements Runner {
   readonly #inner: Runner;
   readonly #options: TapOptions;
-  readonly #bindings: BindingIndex;
 
   constructor(inner: Runner, options: TapOptions) {
     this.#inner = inner;
     this.#options = options;
-    this.#bindings = new BindingIndex(options.bindings);
   }
 
   execute(op: Operation, ctx: RequestContext): Promise<Json> {
     const answer = this.#inner.execute(op, ctx);
-    const binding = this.#bindings.of(op);
-    if (!binding) return answer;
-    const consider = (outcome: Outcome) => setImmediate(() => this.#consider(binding, op, ctx, outcome));
+    // The binding and request message the transport read the call from (an operation no transport made is not compared).
+    const call = op.call;
+    if (!call) return answer;
+    const consider = (outcome: Outcome) => setImmediate(() => this.#consider(call, op, ctx, outcome));
     answer.then((document) => consider(answered(document)), (error: unknown) => consider(failed(error)));
     return answer;
   }
 
-  #consider(binding: Binding, op: Operation, ctx: RequestContext, primary: Outcome): void {
+  #consider(call: TransportCall, op: Operation, ctx: RequestContext, primary: Outcome): void {
+    const { binding } = call;
     const options = this.#options;
     const name = methodName(binding.method);
     const candidate = options.candidate;
@@ -71,7 +71,7 @@ export class ComparingRunner implements Runner {
     if (!compare && !options.onCall) return;
     let request: Json;
     try {
-      request = requestOf(binding, op);
+      request = call.message();
     } catch {
       // The contract refuses this request; the primary refused it too, and there is nothing to send.
       return;
