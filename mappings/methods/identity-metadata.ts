@@ -18,7 +18,7 @@ import { contractFields } from '../../src/contract/fields.ts';
 import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { isObject, type Json } from '../../src/vocabulary/json.ts';
 import { readUpdate } from '../../src/render/request-body.ts';
-import { mergeUpdate } from '../../src/render/merge.ts';
+import { patchOf } from '../../src/render/patch.ts';
 import { claimString } from '../../src/operation/context.ts';
 import { unauthenticated } from '../../src/aip/errors.ts';
 
@@ -37,10 +37,12 @@ export const updateIdentityMetadata: CustomMethod = {
     const identity = await access.get('identities', uid);
     const body = isObject(request.identityMetadata) ? request.identityMetadata : {};
     const { value, paths } = readUpdate(FIELDS, body, typeof request.updateMask === 'string' ? request.updateMask : undefined);
+    // Merged and validated as every update is (render/patch.ts), on the paths the store keeps.
+    const patch = patchOf({ fields: FIELDS }, value, paths.filter((path) => path !== NOT_KEPT));
     const stored = await access.store.transaction(async (tx) => {
       const now = access.now();
       const current = await tx.resources.getForUpdate(IDENTITY_METADATA_KIND, uid);
-      const next = mergeUpdate(FIELDS, current?.body ?? {}, value, paths.filter((path) => path !== NOT_KEPT)).document;
+      const next = patch.apply(current?.body ?? {}).document;
       if (current) await tx.resources.replace(IDENTITY_METADATA_KIND, uid, next, now);
       else await tx.resources.insert({ kind: IDENTITY_METADATA_KIND, uid, parent: '', body: next, createTime: now, updateTime: now });
       return next;

@@ -15,7 +15,7 @@ import { mergeUpdate, validationScope } from './merge.ts';
  * The patch for one read update request (`value` in JSON names, `paths` from the mask or the body's keys);
  * `rules`: what the system of record holds writes to beyond the mapping's (RowConversion.rules).
  */
-export function patchOf(mapping: ResourceMapping, value: Json, paths: readonly string[], rules?: ZodType): Patch {
+export function patchOf(mapping: Pick<ResourceMapping, 'fields' | 'validate' | 'requiredOneofs'>, value: Json, paths: readonly string[], rules?: ZodType): Patch {
   return {
     paths,
     apply(current) {
