@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { checkAccountAssociation } from './methods/account-associations.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, text } from './common.ts';
 import { SERVICE_PRINCIPAL } from './enums.ts';
 

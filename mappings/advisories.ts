@@ -11,7 +11,7 @@
  */
 import { listDocuments, listResolvedVulnsReports, listVulnerabilityMetadata } from './methods/advisory-feed.ts';
 import { PACKAGE_ORIGINS_KIND } from './methods/package-origins.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { enumRename, prefixedEnum, type FieldSpec } from '../src/vocabulary/resource.ts';
 import { TIMESTAMPS, TIMESTAMP_ALIASES, UID, UIDP_FILTERS } from './common.ts';
 

@@ -9,7 +9,7 @@
  * No update in either version. Default order: newest first.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { DURATION_TEXT, TIMESTAMP_ALIASES, UID, UIDP_FILTERS, UIDP_TEXT, text } from './common.ts';
 import { CAPABILITY } from './enums.ts';
 

@@ -5,7 +5,7 @@
  * of the v1 PUT body, so updates carry v1's value back.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { ORG_KIND, ORG_STATUS, v2Names } from './enums.ts';
 import { checkEligibility, lookupGroup, requestGroupAccess } from './methods/groups.ts';

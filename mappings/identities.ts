@@ -9,7 +9,7 @@
  * naming the field and the limit.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { SERVICE_PRINCIPAL, v2Names } from './enums.ts';
 import { IDENTITY_METADATA_KIND, updateIdentityMetadata } from './methods/identity-metadata.ts';

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { enumRename } from '../src/vocabulary/resource.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { KEPT_TIMESTAMPS, ORDER_BY_NAME_AND_TIME, UID, UIDP_FILTERS, UIDP_TEXT, text } from './common.ts';
 import { v2Names } from './enums.ts';
 import { generateScimToken, regenerateScimToken, revokeScimToken, SCIM_KIND, scimBlock, setScimEnabled } from './methods/scim.ts';

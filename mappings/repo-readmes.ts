@@ -12,7 +12,7 @@
  * mode verifies none), so that rule is v1's or the deployment's to enforce.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 
 export default defineResource({
   name: 'repoReadmes',

@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { getArchitectures, getSize, IMAGE_MANIFESTS_KIND } from './methods/images.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { TIMESTAMP_ALIASES, UID, UIDP_FILTERS, text } from './common.ts';
 import { CATALOG_TIER, v2Names } from './enums.ts';
 

@@ -8,7 +8,7 @@
  * hence the read-back. Delete is idempotent (AIP-135).
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 
 const summary = { uid: { v1: 'id' } };

@@ -4,7 +4,7 @@
  * Built-in roles live at the root with flat uids.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { CAPABILITY, v2Names } from './enums.ts';
 import { BUILTIN_ROLES } from './builtin-roles.ts';

@@ -8,7 +8,7 @@
  * `exclude*` to v1, true unless the client asked to include.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UID, UIDP_FILTERS, text } from './common.ts';
 
 // The OCI distribution spec's tag and digest grammars.

@@ -6,10 +6,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
 import { ConfigError, storeLocation, tlsFiles, type Config } from './config.ts';
-import type { BackendPort } from './engine/backend.ts';
+import type { BackendPort } from './port/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
-import type { RequestContext } from './operation/context.ts';
-import { compose, type Interceptor } from './operation/runner.ts';
+import type { RequestContext } from './request/context.ts';
+import { compose, type Interceptor } from './port/runner.ts';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { bindContract, forMode, unservedMethods } from './contract/bindings.ts';
 import { apiServices, contract } from './contract/registry.ts';
@@ -19,7 +19,7 @@ import { unaryMethods } from './transport/grpc/service.ts';
 import { grpcAdapter } from './transport/grpc/adapter.ts';
 import { requestIdOf } from './transport/request-id.ts';
 import { createListener } from './transport/listener.ts';
-import { MappingRegistry } from './engine/registry.ts';
+import { MappingRegistry } from './port/registry.ts';
 import { answerClientError, installErrorHandling, refuseUnroutedMethods, sendError } from './transport/rest/errors.ts';
 import { cachedCheck, isOperational, registerHealth } from './transport/rest/health.ts';
 import { registerDocs } from './transport/rest/docs.ts';
@@ -259,10 +259,10 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
   const [{ V1Client }, { HydrationCache }, { WalkCache }, { ListScanMemo }, { V1Backend }] = await Promise.all([
     import('./v1/client.ts'),
-    import('./engine/hydration-cache.ts'),
-    import('./engine/walk-cache.ts'),
+    import('./translate/hydration-cache.ts'),
+    import('./translate/walk-cache.ts'),
     import('./v1/list-scan-memo.ts'),
-    import('./engine/v1-backend.ts'),
+    import('./translate/v1-backend.ts'),
   ]);
   const v1 = new V1Client({
     baseUrl: config.v1Url,

@@ -25,7 +25,7 @@ import { contractFields, withContract } from '../../src/contract/fields.ts';
 import { contract } from '../../src/contract/registry.ts';
 import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { enumRename, prefixedEnum, type FieldSpec } from '../../src/vocabulary/resource.ts';
-import { renderV2 } from '../../src/engine/v1-row.ts';
+import { renderV2 } from '../../src/translate/v1-row.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import type { StoreFilter } from '../../src/store/types.ts';
 import { v1Int64, v1ListRows, v1String } from '../../src/v1/answer-fields.ts';

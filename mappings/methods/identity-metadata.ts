@@ -19,7 +19,7 @@ import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { isObject, type Json } from '../../src/vocabulary/json.ts';
 import { readUpdate } from '../../src/render/request-body.ts';
 import { patchOf } from '../../src/render/patch.ts';
-import { claimString } from '../../src/operation/context.ts';
+import { claimString } from '../../src/request/context.ts';
 import { unauthenticated } from '../../src/aip/errors.ts';
 
 /** The store's kind for the rows; the identities mapping declares it kept and cascades its deletes to it. */

@@ -13,7 +13,7 @@ import { CompareMetrics } from './metrics.ts';
 import { ComparisonQueue } from './queue.ts';
 import { memoryStore, postgresStore, type CounterStore } from './report-store.ts';
 import { Samples } from './samples.ts';
-import type { Interceptor, Runner } from '../operation/runner.ts';
+import type { Interceptor, Runner } from '../port/runner.ts';
 import { ComparingRunner } from './tap.ts';
 import { report, type Report } from './tally.ts';
 
@@ -71,7 +71,7 @@ export class Shadowing {
     return this.#candidate !== undefined;
   }
 
-  /** The comparison tap as a step of the request's chain (operation/runner.ts). */
+  /** The comparison tap as a step of the request's chain (port/runner.ts). */
   tap(bindings: readonly Binding[], budgetMs: number): Interceptor {
     return (runner) => this.#tapped(runner, bindings, budgetMs);
   }

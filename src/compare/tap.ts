@@ -9,9 +9,9 @@
  */
 import type { Binding } from '../contract/bindings.ts';
 import type { Json } from '../vocabulary/json.ts';
-import { requestContext, finish, type RequestContext } from '../operation/context.ts';
-import type { Operation, TransportCall } from '../operation/operation.ts';
-import type { Runner } from '../operation/runner.ts';
+import { requestContext, finish, type RequestContext } from '../request/context.ts';
+import type { Operation, TransportCall } from '../port/operation.ts';
+import type { Runner } from '../port/runner.ts';
 import type { Candidate } from './candidate.ts';
 import { compareOnce, type ComparerOptions } from './comparer.ts';
 import type { Outcome } from './outcome.ts';

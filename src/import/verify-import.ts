@@ -10,7 +10,7 @@ import type { DescMessage } from '@bufbuild/protobuf';
 import { diffMessages } from '../compare/message-diff.ts';
 import { loadConfig } from '../config.ts';
 import { contract } from '../contract/registry.ts';
-import type { MappingRegistry } from '../engine/registry.ts';
+import type { MappingRegistry } from '../port/registry.ts';
 import { buildGateway } from '../server.ts';
 import type { Store } from '../store/types.ts';
 import { isDescendantOf } from '../uidp.ts';

@@ -10,12 +10,12 @@
  */
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
-import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../engine/backend.ts';
+import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../port/backend.ts';
 import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/custom-method.ts';
-import type { ListQuery } from '../engine/list-query.ts';
+import type { ListQuery } from '../port/list-query.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
-import type { MappingRegistry } from '../engine/registry.ts';
-import { resourceNotEmpty, type DeletePlan } from '../engine/delete-plan.ts';
+import type { MappingRegistry } from '../port/registry.ts';
+import { resourceNotEmpty, type DeletePlan } from '../port/delete-plan.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
 import {

@@ -13,11 +13,11 @@ import { formatOrderBy, parseOrderBy } from '../aip/order-by.ts';
 import { spellings } from '../aip/names.ts';
 import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
 import { canonicalResponse, missingRequired } from '../contract/request-message.ts';
-import { parseBatch } from '../engine/batch-request.ts';
+import { parseBatch } from './batch-request.ts';
 import type { CustomList, RequestPages } from '../vocabulary/custom-method.ts';
-import type { BackendPort, Page } from '../engine/backend.ts';
-import { KeyedMutex } from '../engine/keyed-mutex.ts';
-import { readListQuery } from '../engine/list-query.ts';
+import type { BackendPort, Page } from '../port/backend.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
+import { readListQuery } from '../port/list-query.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import { readBody, readUpdate } from '../render/request-body.ts';
@@ -25,9 +25,9 @@ import { validate } from '../render/validate.ts';
 import { patchOf } from '../render/patch.ts';
 import { RenderStage } from '../render/render.ts';
 import { isUidp } from '../uidp.ts';
-import { abortReason, type RequestContext } from './context.ts';
+import { abortReason, type RequestContext } from '../request/context.ts';
 import { within } from '../observability/tracing.ts';
-import type { Operation } from './operation.ts';
+import type { Operation } from '../port/operation.ts';
 import { asListed } from './list-view.ts';
 
 export class OperationRunner {

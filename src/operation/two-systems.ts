@@ -11,15 +11,15 @@
  * The store's runner is made on the first operation that needs it: a sidecar
  * whose clients never ask for what v1 lacks holds none of native mode's code.
  */
-import type { RequestContext } from './context.ts';
-import type { Operation } from './operation.ts';
-import type { Runner } from './runner.ts';
+import type { RequestContext } from '../request/context.ts';
+import type { Operation } from '../port/operation.ts';
+import type { Runner } from '../port/runner.ts';
 import { deleteReferrers } from '../store/delete-referrers.ts';
 import type { Store } from '../store/types.ts';
-import type { MappingRegistry } from '../engine/registry.ts';
+import type { MappingRegistry } from '../port/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { keptByV1 } from '../vocabulary/resource.ts';
-import { heldBy, resourceNotEmpty } from '../engine/delete-plan.ts';
+import { heldBy, resourceNotEmpty } from '../port/delete-plan.ts';
 
 export interface TwoSystemsOptions {
   /** The runner over the v1 port. */

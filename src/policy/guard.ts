@@ -16,9 +16,9 @@
 import { ApiError } from '../aip/errors.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
-import { identify, type RequestContext } from '../operation/context.ts';
-import type { Operation } from '../operation/operation.ts';
-import type { Runner } from '../operation/runner.ts';
+import { identify, type RequestContext } from '../request/context.ts';
+import type { Operation } from '../port/operation.ts';
+import type { Runner } from '../port/runner.ts';
 import type { Authorizer } from './authorizer.ts';
 import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';

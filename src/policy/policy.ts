@@ -7,7 +7,7 @@ import type { Binding } from '../contract/bindings.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/types.ts';
 import type { AccessModel } from '../vocabulary/access.ts';
-import type { Interceptor } from '../operation/runner.ts';
+import type { Interceptor } from '../port/runner.ts';
 import { Guard, type AssumedIdentity } from './guard.ts';
 import { MethodRules } from './method-rules.ts';
 

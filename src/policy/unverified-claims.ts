@@ -6,7 +6,7 @@
  * otherwise. With an issuer, the caller is the verified token's (token-verifier.ts).
  */
 import { unauthenticated } from '../aip/errors.ts';
-import { claimString, type Caller, type Claims } from '../operation/context.ts';
+import { claimString, type Caller, type Claims } from '../request/context.ts';
 
 /** A JWT's payload is a few hundred bytes; anything far larger is not a token worth decoding. */
 const MAX_TOKEN_LENGTH = 16 * 1024;

@@ -8,7 +8,7 @@ import type { ZodType } from 'zod';
 import { validate } from './validate.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
-import type { Patch } from '../engine/backend.ts';
+import type { Patch } from '../port/backend.ts';
 import { mergeUpdate, validationScope } from './merge.ts';
 
 /**

@@ -13,7 +13,7 @@
  */
 import type { V1Call } from '../v1/client.ts';
 import type { Store } from '../store/types.ts';
-import type { RequestContext } from '../operation/context.ts';
+import type { RequestContext } from '../request/context.ts';
 import type { Orderable } from '../aip/order-by.ts';
 import type { PageCursor } from '../aip/page-token.ts';
 import type { Json } from './json.ts';

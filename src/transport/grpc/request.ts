@@ -10,7 +10,7 @@ import { invalidField } from '../../aip/errors.ts';
 import { asQuery } from '../../aip/list-request.ts';
 import { jsonPath, type Binding } from '../../contract/bindings.ts';
 import { getPath, isObject, type Json } from '../../vocabulary/json.ts';
-import type { Operation } from '../../operation/operation.ts';
+import type { Operation } from '../../port/operation.ts';
 
 export function grpcOperation(binding: Binding, message: Message): Operation {
   const { mapping, kind, method } = binding;

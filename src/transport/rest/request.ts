@@ -9,7 +9,7 @@ import { camelToSnake, snakeToCamel } from '../../aip/names.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { requestFromRest } from '../../contract/request-message.ts';
 import { isObject, type Json } from '../../vocabulary/json.ts';
-import type { Operation } from '../../operation/operation.ts';
+import type { Operation } from '../../port/operation.ts';
 import { refuseUnknownQueryKeys } from './query-keys.ts';
 
 export interface RestInput {
