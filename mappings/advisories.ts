@@ -1,5 +1,5 @@
 /**
- * Advisory (api-surface.md §10), List/Get only in v2. Renames: `legacyAdvisoryID`
+ * Advisory (chainguard-dev/sdk: proto/platform/advisory/v1/advisory.platform.proto), List/Get only in v2. Renames: `legacyAdvisoryID`
  * (the proto field's literal JSON name) → `legacyAdvisoryId`, `deletedAt` →
  * `deleteTime`; in events `timestamp` → `createTime`, `status` (ReviewStatus) →
  * `reviewState` (prefixed ReviewState), scanv1 `subpackageName` → `subpackage`

@@ -1,5 +1,5 @@
 /**
- * Group (api-surface.md §1; spec §2). v1 `id` → `uid`; v2 adds Get, paging,
+ * Group (chainguard-dev/sdk: proto/platform/iam/v1/group.platform.proto). v1 `id` → `uid`; v2 adds Get, paging,
  * ordering and timestamps (which the public v1 omits; they render as null until
  * the native store keeps them). `resourceLimits` is output-only in v2 but part
  * of the v1 PUT body, so updates carry v1's value back.

@@ -1,5 +1,5 @@
 /**
- * IdentityProvider (api-surface.md §5). Only OIDC exists, as the oneof
+ * IdentityProvider (chainguard-dev/sdk: proto/platform/iam/v1/identity_providers.platform.proto). Only OIDC exists, as the oneof
  * `configuration`. `oidc.clientSecret` is never shown in v2, and on update an
  * empty secret keeps the stored one unless the mask names `oidc.client_secret`;
  * `oidc.correlationRule` is immutable. `scim` is output-only on both sides and

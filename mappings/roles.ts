@@ -1,5 +1,5 @@
 /**
- * Role (api-surface.md §3). Capabilities are v1 friendly strings and v2 enum
+ * Role (chainguard-dev/sdk: proto/platform/iam/v1/role.platform.proto). Capabilities are v1 friendly strings and v2 enum
  * names: translated through the full table, never by string rules (trap 3).
  * Built-in roles live at the root with flat uids.
  */

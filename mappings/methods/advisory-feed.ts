@@ -1,6 +1,6 @@
 /**
  * SecurityAdvisoryService (advisory v2beta1): the public advisory feed, over
- * v1's `/advisory/v1/…` (api-surface.md §10, "Companion: SecurityAdvisory").
+ * v1's `/advisory/v1/…` (chainguard-dev/sdk: proto/platform/advisory/v1/advisory.platform.proto, its SecurityAdvisory).
  * The shapes are v1's with enum names behind a `TYPE_` prefix (v1's
  * false-positive types carry `FPT_`), `severity` → `severities`, and the list
  * key → the plural. v1 has no `UBUNTU` twin in v2: such a severity shows as

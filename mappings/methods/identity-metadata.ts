@@ -1,5 +1,5 @@
 /**
- * UpdateIdentityMetadata (api-surface.md §2): the caller's own profile —
+ * UpdateIdentityMetadata (chainguard-dev/sdk: proto/platform/iam/v1/identity.platform.proto): the caller's own profile —
  * company, product, job title, marketing opt-in and campaign attribution —
  * named by nothing but the caller's token (the route has no uid). `uid` and
  * `name` are the caller's identity's; `givenName`/`familyName` come from the

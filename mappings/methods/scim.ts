@@ -1,6 +1,6 @@
 /**
  * The SCIM credential lifecycle of an identity provider (GenerateScimToken,
- * RegenerateScimToken, RevokeScimToken, SetScimEnabled; api-surface.md §5 and
+ * RegenerateScimToken, RevokeScimToken, SetScimEnabled (chainguard-dev/sdk: proto/platform/iam/v1/identity_providers.platform.proto and scim_users.platform.proto) and
  * the v2beta1 comments). Over v1 the four verbs are the same with v1's name
  * for the provider (`identityProviderId`). Native mode keeps the credential in
  * the store beside the provider (kind `scimCredentials`, at the provider's

@@ -61,7 +61,7 @@ export class V1Backend implements BackendPort {
   #render: RenderRows<Json> | undefined;
   readonly #times: KeptTimes;
 
-  /** v1 rows become v2 documents by the mapping's renames (render/v1-row.ts), with the times the gateway keeps. */
+  /** v1 rows become v2 documents by the mapping's renames (translate/v1-row.ts), with the times the gateway keeps. */
   readonly rows: RowConversion<Json> = {
     mode: 'translate',
     documents: (mapping, rows, _ctx, times) => this.#documents(mapping, rows, times),

@@ -45,7 +45,7 @@ export function renderV2(fields: Fields, v1: Json): Json {
 
 /**
  * renderV2 worked out from the specs field by field, as it was before it was compiled: what the
- * compiled renderers are held to (test/unit/compiled-render.test.ts).
+ * compiled renderers are held to (test/translate/compiled-render.test.ts).
  */
 export function renderV2BySpec(fields: Fields, v1: Json): Json {
   const out: Json = {};

@@ -126,7 +126,7 @@ describe('parseFilters: other UIDP filters', () => {
   });
 
   it('uidp.in_root accepts every spelling grpc-gateway accepts (Go strconv.ParseBool)', () => {
-    // api-surface §0.2: query parameters follow the grpc-gateway runtime, which parses bools with
+    // grpc-gateway's runtime: query parameters follow the grpc-gateway runtime, which parses bools with
     // strconv.ParseBool: 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False.
     const spellings: [string, boolean][] = [
       ['t', true], ['T', true], ['TRUE', true], ['True', true],

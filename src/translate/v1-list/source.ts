@@ -1,7 +1,7 @@
 /**
  * The List path's only I/O: what it asks of v1. A List reads a whole v1 list (v1 cannot page it), rows by
  * uid (a walk's later page), or one page of a list v1 pages itself; nothing else. Kept apart so the path
- * can be read, and its speed-ups tested, against any source of rows (test/unit/v1-list-readers.test.ts).
+ * can be read, and its speed-ups tested, against any source of rows (test/translate/v1-list-readers.test.ts).
  */
 import type { V1Client, ReadSuccess } from '../../v1/client.ts';
 import { v1ListRows } from '../../v1/answer-fields.ts';
