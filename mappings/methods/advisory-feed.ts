@@ -82,6 +82,7 @@ function mentionsAny(document: Json, cves: readonly string[]): boolean {
 }
 
 export const listDocuments: CustomMethod = {
+  touches: [DOCUMENTS_KIND],
   async translate(request, v1) {
     const answer = await v1.call({ method: 'GET', path: '/advisory/v1/documents', query: { id: request.id as string | undefined, cves: request.cves as string[] | undefined } });
     return { documents: v1ListRows(answer).map((row) => renderV2(DOCUMENT, row as Json)) };
@@ -109,6 +110,7 @@ function nonNegative(field: string, value: unknown): number {
 }
 
 export const listVulnerabilityMetadata: CustomMethod = {
+  touches: [METADATA_KIND],
   async translate(request, v1) {
     const v1Token = v1.pages.cursor?.after[0];
     const answer = await v1.call({

@@ -29,6 +29,7 @@ const FIELDS = contractFields(contract.getMessage('chainguard.platform.iam.v2bet
 const NOT_KEPT = 'hubspotUtk';
 
 export const updateIdentityMetadata: CustomMethod = {
+  touches: [IDENTITY_METADATA_KIND],
   async native(request, access, ctx) {
     const caller = ctx.caller;
     if (!caller?.subject) throw unauthenticated("the bearer token names no identity (it is no JWT with a 'sub' claim)");

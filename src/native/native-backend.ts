@@ -11,7 +11,8 @@
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../port/backend.ts';
-import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/custom-method.ts';
+import type { CustomMethod, NativeAccess, RequestPages, StoreView } from '../vocabulary/custom-method.ts';
+import { storeView } from './store-view.ts';
 import type { ListQuery } from '../port/list-query.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { MappingRegistry } from '../port/registry.ts';
@@ -59,6 +60,7 @@ export class NativeBackend implements BackendPort {
   /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
   readonly #seeded = new Set<string>();
   #render: RenderRows<StoredResource> | undefined;
+  readonly #views = new WeakMap<CustomMethod, StoreView>();
 
   /** A stored row is a v2 document already: served with its uid and times set, secrets left out, in field order. */
   readonly rows: RowConversion<StoredResource> = {
@@ -298,7 +300,7 @@ export class NativeBackend implements BackendPort {
     if (!method.native) throw new Error('a custom method without a native implementation was bound in native mode');
     const access: NativeAccess = {
       pages,
-      store: this.#store,
+      store: this.#viewFor(method),
       get: async (name, uid) => {
         // A resource kept elsewhere (translate mode's v1) is read there.
         if (this.#foreign?.keeps(name)) return this.#foreign.get(name, uid, ctx);
@@ -407,6 +409,16 @@ export class NativeBackend implements BackendPort {
       if (error instanceof StoreConflictError) throw new ApiError(Code.ALREADY_EXISTS, `${mapping.resourceType} "${row.uid}" already exists`);
       throw error;
     }
+  }
+
+  /** A custom method's view of the store: the kinds it declares it touches, made once per method. */
+  #viewFor(method: CustomMethod): StoreView {
+    let view = this.#views.get(method);
+    if (!view) {
+      view = storeView(this.#store, method.touches ?? []);
+      this.#views.set(method, view);
+    }
+    return view;
   }
 
   #rendered(mapping: ResourceMapping, rows: readonly StoredResource[], ctx: RequestContext): Promise<Json[]> {
