@@ -1,8 +1,10 @@
 /**
  * The house's import rules, checked by dependency-cruiser (`npm run lint:imports`, run first by `npm test`).
  *
- * Arrows point one way: transport → operation → policy → render → backend port → aip and the other low
- * folders. The rules below say the parts of that a folder name can carry; each one names what it keeps
+ * Arrows point one way, down the layers below (LAYERS, one per row of docs/design.md's "Arrows one way"):
+ * the wiring → the transports → the comparison tap → the policy → the events → the operation runner → the mappings →
+ * the render stage → the two ports' adapters → the port → the contract → the vocabulary → the request
+ * context, store, v1 client and observability → aip/ and the shared helpers. Each rule names what it keeps
  * apart, so a violation reads as the design it breaks. Type-only imports count: a shared type in the
  * wrong place is an arrow the wrong way too.
  *
@@ -13,11 +15,38 @@
  * rules as data a reader can check against the design.
  */
 
-/** What no lower folder may import: the edges of the request's way down, the wiring, and the resources' mappings. */
-const HIGHER = '^src/(transport|operation|policy|passthrough)/|^src/(server|cli|startup|healthcheck|index)\\.ts$|^mappings/';
+/**
+ * The layers, from the top of a request's way down to the floor. A module may import its own layer and
+ * the layers below it, never one above: reading the folder names in this order a newcomer finds where a
+ * request is received, compared, authorized, run, translated or stored, and what all of them stand on.
+ * Every folder of src/ (and mappings/) is in exactly one layer; `every-module-has-a-layer` fails a new
+ * folder until it is placed here.
+ */
+const LAYERS = [
+  { name: 'the wiring and the entry points', path: '^src/(server|cli|startup|healthcheck|index)\\.ts$|^src/import/' },
+  { name: 'the transports', path: '^src/(transport|passthrough)/' },
+  { name: 'the comparison tap', path: '^src/compare/' },
+  { name: 'the policy', path: '^src/(policy|identity)/' },
+  { name: 'the events (a write recorded with its events, and their delivery)', path: '^src/events/' },
+  { name: 'the operation runner', path: '^src/operation/' },
+  { name: 'the mappings', path: '^mappings/' },
+  { name: 'the render stage', path: '^src/render/' },
+  { name: 'the two ports\' adapters', path: '^src/(translate|native)/' },
+  { name: 'the port', path: '^src/port/' },
+  { name: 'the contract', path: '^src/contract/' },
+  { name: 'the mapping vocabulary', path: '^src/vocabulary/' },
+  { name: 'the request context, the store, the v1 client, observability', path: '^src/(request|store|v1|observability)/|^src/(config|log)\\.ts$' },
+  { name: 'the floor', path: '^src/aip/|^src/(uidp|rpc-status|cancellation|node-http|version)\\.ts$' },
+];
 
-/** The low folders (pure helpers, the contract, the store, the v1 client, metrics and traces) and the low helpers at the top of src/. */
-const LOWER = '^src/(aip|contract|store|v1|observability)/|^src/(uidp|rpc-status|cancellation|node-http|version)\\.ts$';
+/** One rule per layer: nothing it holds imports a layer above it. */
+const LAYER_RULES = LAYERS.slice(1).map((layer, i) => ({
+  name: `layer-${i + 1}-imports-no-higher`,
+  severity: 'error',
+  comment: `${layer.name} sit(s) below ${LAYERS.slice(0, i + 1).map((l) => l.name).join(', ')}: what both need belongs in the lower place.`,
+  from: { path: layer.path },
+  to: { path: LAYERS.slice(0, i + 1).map((l) => l.path).join('|') },
+}));
 
 /** The public seams: the gateway's (what an embedder may use), and the emulator's own (the v1 API and its issuer). */
 const EMULATOR_ENTRIES = ['^src/emulator/v1/index\\.ts$', '^src/emulator/issuer/index\\.ts$'];
@@ -54,19 +83,27 @@ module.exports = {
       from: { path: '^src/cli\\.ts$' },
       to: { path: '^src/emulator/', pathNot: EMULATOR_ENTRIES },
     },
+    ...LAYER_RULES,
     {
-      name: 'lower-imports-no-higher',
+      name: 'every-module-has-a-layer',
       severity: 'error',
-      comment: 'aip/, contract/, store/, v1/, observability/ and the shared helpers (uidp.ts, rpc-status.ts, cancellation.ts, …) sit below the transports, the operation, the policies and the wiring; what both need belongs in the lower place.',
-      from: { path: LOWER },
-      to: { path: HIGHER },
+      comment: 'A folder no layer names escapes the rules above: place it in LAYERS.',
+      from: { path: '^(src|mappings)/', pathNot: ['^src/emulator/', ...LAYERS.map((l) => l.path)] },
+      to: {},
     },
+    ...['translate', 'native'].map((from, i, both) => ({
+      name: `${from}-imports-no-${both[1 - i]}`,
+      severity: 'error',
+      comment: 'The v1 adapter and the store adapter are two implementations of one port: what both need is the port\'s, or lower.',
+      from: { path: `^src/${from}/` },
+      to: { path: `^src/${both[1 - i]}/` },
+    })),
     {
       name: 'observability-imports-what-it-observes-not',
       severity: 'error',
       comment: 'The store and the v1 client report to observability (a query, a call, a span); observability declares what it reads and imports neither back.',
       from: { path: '^src/observability/' },
-      to: { path: '^src/(store|v1|engine|native|contract)/' },
+      to: { path: '^src/(store|v1|port|translate|native|contract|request)/' },
     },
     {
       name: 'aip-is-the-floor',

@@ -1,5 +1,5 @@
 /**
- * AccountAssociation (api-surface.md §6). One per group, and its uid *is* the
+ * AccountAssociation (chainguard-dev/sdk: proto/platform/iam/v1/account_associations.platform.proto). One per group, and its uid *is* the
  * group's UIDP: v1 keys it as `group` (v1's collection is `account_associations`
  * and its paths take `{group=**}`). v1 filters by `group` and `name` only, so
  * the gateway applies the `uidp.*` filters itself. v2's default order is
@@ -7,12 +7,12 @@
  * have the same JSON on both sides; GitHub's int64 keys and ids are strings.
  * Service bindings are keyed by service principal, spelt as the enum is in
  * each version (`COSIGNED` in v1, `SERVICE_PRINCIPAL_COSIGNED` in v2, which
- * api-surface.md leaves undocumented for v2): either spelling is taken, v1 is
+ * the v2 definitions leave undocumented): either spelling is taken, v1 is
  * sent its own, and answers (and the store) use v2's.
  */
 import { z } from 'zod';
 import { checkAccountAssociation } from './methods/account-associations.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { KEPT_TIMESTAMPS, TIMESTAMP_ALIASES, text } from './common.ts';
 import { SERVICE_PRINCIPAL } from './enums.ts';
 

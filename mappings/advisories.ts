@@ -1,5 +1,5 @@
 /**
- * Advisory (api-surface.md §10), List/Get only in v2. Renames: `legacyAdvisoryID`
+ * Advisory (chainguard-dev/sdk: proto/platform/advisory/v1/advisory.platform.proto), List/Get only in v2. Renames: `legacyAdvisoryID`
  * (the proto field's literal JSON name) → `legacyAdvisoryId`, `deletedAt` →
  * `deleteTime`; in events `timestamp` → `createTime`, `status` (ReviewStatus) →
  * `reviewState` (prefixed ReviewState), scanv1 `subpackageName` → `subpackage`
@@ -11,7 +11,7 @@
  */
 import { listDocuments, listResolvedVulnsReports, listVulnerabilityMetadata } from './methods/advisory-feed.ts';
 import { PACKAGE_ORIGINS_KIND } from './methods/package-origins.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { enumRename, prefixedEnum, type FieldSpec } from '../src/vocabulary/resource.ts';
 import { TIMESTAMPS, TIMESTAMP_ALIASES, UID, UIDP_FILTERS } from './common.ts';
 

@@ -2,8 +2,8 @@
  * Capability sets of the three managed (built-in) roles, viewer, editor and
  * owner, as v2 enum value names (each list in enum-number order).
  *
- * Source: `proto/capabilities/roles.go` in the public repository
- * chainguard-dev/sdk at commit 934f49541d49e541069decb6d06a6b8bc2c4a5fe, where the sets are the
+ * Source: `chainguard-dev/sdk: proto/capabilities/roles.go`, at commit
+ * 934f49541d49e541069decb6d06a6b8bc2c4a5fe, where the sets are the
  * Go variables `ViewerCaps`, `EditorCaps` and `OwnerCaps`, each built as the
  * union of a literal list and smaller bundles (registry pull/push, APK pull/push,
  * per-ecosystem libraries pull/push, guardener user/admin, skills publishing).

@@ -1,6 +1,6 @@
 /**
  * Declarations shared by many resources: the UIDP filters every List accepts
- * (api-surface.md §0.3, the same `UIDPFilter` message on both sides), the
+ * (chainguard-dev/sdk: proto/platform/common/v1/uidp.platform.proto, the same `UIDPFilter` message on both sides), the
  * id/timestamp renames, and the default orderable fields.
  */
 import { z } from 'zod';
@@ -21,7 +21,8 @@ export const UID: FieldSpec = { v1: 'id' };
 
 /**
  * v1 `createdAt`/`updatedAt` are v2 `createTime`/`updateTime`. The public v1
- * omits them for several resources (api-surface.md §11); then the gateway's
+ * omits them for several resources (their v1 messages carry no such times:
+ * chainguard-dev/sdk: proto/platform/iam/v1/ and proto/platform/registry/v1/); then the gateway's
  * own record of the resource's creation, last change or first sighting stands in.
  */
 export const TIMESTAMPS: Readonly<Record<string, FieldSpec>> = {

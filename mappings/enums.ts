@@ -1,5 +1,5 @@
 /**
- * Enum renames between v1 and v2beta1 (api-surface.md §13 trap 2). Always by
+ * Enum renames between v1 and v2beta1 (the v1 and v2beta1 enums: chainguard-dev/sdk: proto/platform/iam/v1/ and proto/chainguard/platform/iam/v2beta1/). Always by
  * name: CatalogTier is renumbered between the versions.
  */
 import { enumRename, prefixedEnum } from '../src/vocabulary/resource.ts';

@@ -8,7 +8,7 @@
  * today be the organisation's root, checked before either mode writes.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 import { batchDeleteExternalGroupRoleMappings } from './methods/external-group-role-mappings.ts';
 

@@ -1,5 +1,5 @@
 /**
- * GroupInvite (api-surface.md §7). v1 creates take a GroupInviteRequest
+ * GroupInvite (chainguard-dev/sdk: proto/platform/iam/v1/group_invites.platform.proto). v1 creates take a GroupInviteRequest
  * (`role` is the role's UIDP, `ttl` a Duration) and answer a GroupInvite with
  * the one-time `code` and no email or creation time; v1 list rows
  * (StoredGroupInvite) carry the whole v1 Role, email and `createdAt` but never
@@ -9,7 +9,7 @@
  * No update in either version. Default order: newest first.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { DURATION_TEXT, TIMESTAMP_ALIASES, UID, UIDP_FILTERS, UIDP_TEXT, text } from './common.ts';
 import { CAPABILITY } from './enums.ts';
 

@@ -1,11 +1,11 @@
 /**
- * Group (api-surface.md §1; spec §2). v1 `id` → `uid`; v2 adds Get, paging,
+ * Group (chainguard-dev/sdk: proto/platform/iam/v1/group.platform.proto). v1 `id` → `uid`; v2 adds Get, paging,
  * ordering and timestamps (which the public v1 omits; they render as null until
  * the native store keeps them). `resourceLimits` is output-only in v2 but part
  * of the v1 PUT body, so updates carry v1's value back.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { ORG_KIND, ORG_STATUS, v2Names } from './enums.ts';
 import { checkEligibility, lookupGroup, requestGroupAccess } from './methods/groups.ts';

@@ -1,15 +1,15 @@
 /**
- * Identity (api-surface.md §2). Renames: `static` → `staticKeys` (and its
+ * Identity (chainguard-dev/sdk: proto/platform/iam/v1/identity.platform.proto). Renames: `static` → `staticKeys` (and its
  * `expiration` → `expirationTime`), `lastSeen` → `lastSeenTime`, the
  * ServicePrincipal enum gains a prefix. The relationship is the contract's
  * oneof, of which v1 needs exactly one member set. v1 has no
  * `name` filter, so the gateway applies it. `email`, `emailUnverified` and
  * `company` do not exist in v1. Static keys expire at most 365 days ahead in
- * v2 and 30 in v1 (api-surface.md §2): each mode refuses past its own limit,
+ * v2 and 30 in v1 (chainguard-dev/sdk: proto/platform/iam/v1/identity.platform.proto): each mode refuses past its own limit,
  * naming the field and the limit.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { SERVICE_PRINCIPAL, v2Names } from './enums.ts';
 import { IDENTITY_METADATA_KIND, updateIdentityMetadata } from './methods/identity-metadata.ts';

@@ -1,5 +1,5 @@
 /**
- * IdentityProvider (api-surface.md §5). Only OIDC exists, as the oneof
+ * IdentityProvider (chainguard-dev/sdk: proto/platform/iam/v1/identity_providers.platform.proto). Only OIDC exists, as the oneof
  * `configuration`. `oidc.clientSecret` is never shown in v2, and on update an
  * empty secret keeps the stored one unless the mask names `oidc.client_secret`;
  * `oidc.correlationRule` is immutable. `scim` is output-only on both sides and
@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { enumRename } from '../src/vocabulary/resource.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { KEPT_TIMESTAMPS, ORDER_BY_NAME_AND_TIME, UID, UIDP_FILTERS, UIDP_TEXT, text } from './common.ts';
 import { v2Names } from './enums.ts';
 import { generateScimToken, regenerateScimToken, revokeScimToken, SCIM_KIND, scimBlock, setScimEnabled } from './methods/scim.ts';

@@ -16,6 +16,8 @@ import roles from './roles.ts';
 import subscriptions from './subscriptions.ts';
 import tags from './tags.ts';
 
+export { ACCESS } from './access.ts';
+
 import { FEED_FROM_V1 } from './methods/advisory-feed.ts';
 import { IMAGE_COPY } from './methods/images.ts';
 import { originCopy } from './methods/package-origins.ts';

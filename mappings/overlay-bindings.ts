@@ -7,7 +7,7 @@
  * name, tags), so it is a custom method (methods/overlay-bindings.ts); reads
  * show the overlay expanded as it is now. No update: delete and create again.
  */
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UIDP_FILTERS } from './common.ts';
 import { createOverlayBinding } from './methods/overlay-bindings.ts';
 import { NO_OVERLAYS_IN_V1 } from './overlays.ts';

@@ -8,7 +8,7 @@
  * repo cannot be deleted (FAILED_PRECONDITION).
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UIDP_FILTERS, text } from './common.ts';
 
 export const NO_OVERLAYS_IN_V1 = 'v1 has no overlays';

@@ -1,5 +1,5 @@
 /**
- * RepoReadme (api-surface.md §8): v2 moved a repo's `readme` out of the Repo
+ * RepoReadme (chainguard-dev/sdk: proto/platform/registry/v1/registry.platform.proto): v2 moved a repo's `readme` out of the Repo
  * into a singleton sub-resource at `/repos/{uid}/readme` with the repo's uid,
  * served by GetRepoReadme and UpdateRepoReadme (the standard Get and Update
  * of that singleton). v1 still keeps it in the repo row, so over v1 the
@@ -12,7 +12,7 @@
  * mode verifies none), so that rule is v1's or the deployment's to enforce.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 
 export default defineResource({
   name: 'repoReadmes',

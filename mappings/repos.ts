@@ -1,5 +1,5 @@
 /**
- * Repo (api-surface.md §8). `createTime` already has its v2 name in v1;
+ * Repo (chainguard-dev/sdk: proto/platform/registry/v1/registry.platform.proto). `createTime` already has its v2 name in v1;
  * `updateTime` does not exist in v1, so it is kept in the store, as other
  * resources' missing times are. `sync_config` keeps its snake_case JSON
  * name in both versions (trap 1) and renames `expiration` → `expirationTime`;
@@ -17,7 +17,7 @@
  */
 import { z } from 'zod';
 import { getArchitectures, getSize, IMAGE_MANIFESTS_KIND } from './methods/images.ts';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { TIMESTAMP_ALIASES, UID, UIDP_FILTERS, text } from './common.ts';
 import { CATALOG_TIER, v2Names } from './enums.ts';
 
@@ -31,7 +31,7 @@ const mapWithout = (prefixes: readonly string[]) => z.record(z.string(), z.strin
 
 const named = (field: string) => z.object({ [field]: text().optional() });
 const entry = z.object({ name: text().optional(), content: text().optional() });
-/** Sync settings the service sets (api-surface.md §8); the rest of the overlay and sync config is the client's. */
+/** Sync settings the service sets (chainguard-dev/sdk: proto/platform/registry/v1/registry.platform.proto); the rest of the overlay and sync config is the client's. */
 const SYNCED = { lockedWhileSet: 'sync_config' } as const;
 
 export default defineResource({

@@ -1,5 +1,5 @@
 /**
- * RoleBinding (api-surface.md §4, trap 8): three shapes. v1 create/update take
+ * RoleBinding (chainguard-dev/sdk: proto/platform/iam/v1/role_binding.platform.proto): three shapes. v1 create/update take
  * and answer a flat `{id, identity, role, group}`; v1 list rows carry the full
  * group and role plus the identity's claim and email; v2 answers with hydrated
  * `identity`, `group` and `role` objects. The identity's name and description
@@ -8,7 +8,7 @@
  * hence the read-back. Delete is idempotent (AIP-135).
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UID, UIDP_FILTERS, UIDP_TEXT, requiredString } from './common.ts';
 
 const summary = { uid: { v1: 'id' } };

@@ -1,10 +1,10 @@
 /**
- * Role (api-surface.md §3). Capabilities are v1 friendly strings and v2 enum
+ * Role (chainguard-dev/sdk: proto/platform/iam/v1/role.platform.proto). Capabilities are v1 friendly strings and v2 enum
  * names: translated through the full table, never by string rules (trap 3).
  * Built-in roles live at the root with flat uids.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { ORDER_BY_NAME_AND_TIME, TIMESTAMPS, UID, UIDP_FILTERS, text } from './common.ts';
 import { CAPABILITY, v2Names } from './enums.ts';
 import { BUILTIN_ROLES } from './builtin-roles.ts';

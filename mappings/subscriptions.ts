@@ -8,7 +8,7 @@
  * module's rule (src/events/sink.ts), checked in both modes, not one here.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UID, UIDP_FILTERS, text } from './common.ts';
 
 export default defineResource({

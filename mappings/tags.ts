@@ -1,5 +1,5 @@
 /**
- * Tag (api-surface.md §9): a child of its Repo. `lastUpdated` → `updateTime`.
+ * Tag (chainguard-dev/sdk: proto/platform/registry/v1/registry.platform.proto): a child of its Repo. `lastUpdated` → `updateTime`.
  * v2 has no Update: CreateTag "creates (or updates)", so a tag name is
  * unique in its repo and a create with a taken name replaces that tag (v1's
  * create does the same). Names and digests follow the OCI grammars. The list switches flip polarity (trap 4): v2
@@ -8,7 +8,7 @@
  * `exclude*` to v1, true unless the client asked to include.
  */
 import { z } from 'zod';
-import { defineResource } from '../src/vocabulary/define.ts';
+import { defineResource } from '../src/contract/define.ts';
 import { UID, UIDP_FILTERS, text } from './common.ts';
 
 // The OCI distribution spec's tag and digest grammars.

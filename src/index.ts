@@ -12,13 +12,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { MAPPINGS } from '../mappings/index.ts';
-import { MappingRegistry } from './engine/registry.ts';
-import { renderV2 } from './engine/v1-row.ts';
+import { ACCESS, MAPPINGS } from '../mappings/index.ts';
+import { MappingRegistry } from './port/registry.ts';
+import { renderV2 } from './translate/v1-row.ts';
 import type { Json } from './vocabulary/json.ts';
 import type { Config } from './config.ts';
 import type { NativeBackend } from './native/native-backend.ts';
-import type { ContextInput, RequestContext } from './operation/context.ts';
+import type { ContextInput, RequestContext } from './request/context.ts';
 import type { GatewayConfig, GatewayOptions } from './server.ts';
 import type { OpenStoreOptions } from './store/open.ts';
 import type { Store } from './store/types.ts';
@@ -68,7 +68,7 @@ export async function bufferedLog(file: string): Promise<DestinationStream> {
 
 export { apiServices, contract } from './contract/registry.ts';
 export type { Json } from './vocabulary/json.ts';
-export type { MappingRegistry } from './engine/registry.ts';
+export type { MappingRegistry } from './port/registry.ts';
 
 /** Every resource's mapping, as the gateway serves them. */
 export function mappingRegistry(): MappingRegistry {
@@ -106,11 +106,11 @@ export type { OpenStoreOptions } from './store/open.ts';
 export type { Store, StoredResource } from './store/types.ts';
 export type { OrderKey } from './aip/order-by.ts';
 export type { NativeBackend } from './native/native-backend.ts';
-export type { RequestContext } from './operation/context.ts';
+export type { RequestContext } from './request/context.ts';
 
 /** A request's context (caller, deadline, request id) for calling a backend directly. */
 export async function requestContext(input: ContextInput): Promise<RequestContext> {
-  const context = await import('./operation/context.ts');
+  const context = await import('./request/context.ts');
   return context.requestContext(input);
 }
 
@@ -122,8 +122,8 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
 
 /** Binds `subject` to the built-in owner role at `group`, in the store, as native mode does for an organisation's creator. */
 export async function bindOwner(store: Store, group: string, subject: string): Promise<void> {
-  const { StoreGrants, ownerRoleUid } = await import('./policy/store-grants.ts');
-  await new StoreGrants(store).bind(group, subject, ownerRoleUid());
+  const { StoreGrants } = await import('./policy/store-grants.ts');
+  await new StoreGrants(store, ACCESS).bindCreator(group, subject);
 }
 
 /** Native mode's backend over an open store, writing each row as native mode does. */

@@ -1,6 +1,6 @@
 /**
  * gRPC status codes and the HTTP status grpc-gateway pairs with each
- * (api-surface.md §0.6), as the gateway speaks them on the wire. (The v1
+ * (chainguard-dev/sdk: proto/google/rpc/status.proto, as grpc-gateway writes it), as the gateway speaks them on the wire. (The v1
  * emulator keeps its own: it shares no code with the gateway.)
  */
 export const Code = {

@@ -6,10 +6,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { PageTokenCodec, pageTokenKey } from './aip/page-token.ts';
 import { ConfigError, storeLocation, tlsFiles, type Config } from './config.ts';
-import type { BackendPort } from './engine/backend.ts';
+import type { BackendPort } from './port/backend.ts';
 import { OperationRunner } from './operation/execute.ts';
-import type { RequestContext } from './operation/context.ts';
-import type { Runner } from './policy/guard.ts';
+import type { RequestContext } from './request/context.ts';
+import { compose, type Interceptor } from './port/runner.ts';
 import type { V1Caller } from './policy/v1-grants.ts';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { bindContract, forMode, unservedMethods } from './contract/bindings.ts';
@@ -20,7 +20,7 @@ import { unaryMethods } from './transport/grpc/service.ts';
 import { grpcAdapter } from './transport/grpc/adapter.ts';
 import { requestIdOf } from './transport/request-id.ts';
 import { createListener } from './transport/listener.ts';
-import { MappingRegistry } from './engine/registry.ts';
+import { MappingRegistry } from './port/registry.ts';
 import { answerClientError, installErrorHandling, refuseUnroutedMethods, sendError } from './transport/rest/errors.ts';
 import { cachedCheck, isOperational, registerHealth } from './transport/rest/health.ts';
 import { registerDocs } from './transport/rest/docs.ts';
@@ -42,7 +42,7 @@ import { DB_SYSTEM_NAME } from './store/query-log.ts';
 import { traceHttp } from './transport/rest/http-tracing.ts';
 import { Tracing } from './observability/tracing.ts';
 import { tracingSettings } from './observability/tracing-settings.ts';
-import { MAPPINGS } from '../mappings/index.ts';
+import { ACCESS, MAPPINGS } from '../mappings/index.ts';
 import { checkingSinks } from './events/sink-check.ts';
 import { UNSERVED } from '../mappings/unserved.ts';
 
@@ -81,8 +81,10 @@ export type GatewayConfig = Config & { v1Url?: string | undefined };
 
 /** What serves the v2 routes, and how to tell it is ready. */
 interface Serving {
-  /** The runner of the v2 operations, given how to make one over a backend port. */
-  runner(over: (backend: BackendPort) => OperationRunner): Runner;
+  /** The port the operations run over: the store's in native mode, v1's in translate mode. */
+  backend: BackendPort;
+  /** Translate mode: the step that sends what v1 lacks to a runner over the store's port, given how to make one (operation/two-systems.ts). */
+  systems?: (over: (backend: BackendPort) => OperationRunner) => Interceptor;
   /** Why the backend cannot serve now, or undefined when it can. */
   unreadyBecause: () => Promise<string | undefined>;
   close: () => Promise<void>;
@@ -129,8 +131,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   }
   // Native mode's writes record their events, delivered to the subscriptions' sinks (src/events, docs/events.md).
   const events = config.mode === 'native' ? await (await import('./events/plugin.ts')).startEvents(config, { store, mappings: registry.all(), metrics: metrics.registry, log, ...options.events }) : undefined;
-  const operations = serving.runner((backend) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls)));
-  const runner = checkingSinks(events ? events.wrap(operations) : operations, config.eventsAllowPrivateSinks);
+  const over = (backend: BackendPort) => new OperationRunner(backend, tokens, (v1Calls) => metrics.v1CallsPerRequest(v1Calls));
   // One logger for every access line, REST's and gRPC's (log.ts: no path redaction, the fields censored before), written by accessLines.
   const accessLog = accessLogger(logger);
   const lines = accessLines(accessLog);
@@ -140,13 +141,20 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const unserved = unservedMethods(services, bindings);
   const unservedReasons = { ...UNSERVED, ...reasons };
   // Authentication and authorization, between the transports and the runner: one step both protocols pass through.
-  const guarded = await policyStep(config, bindings, store, runner, { assumed: await assumedIdentity(config, log), v1: serving.v1 });
-  // Side-by-side comparison and capture (src/compare) in front of that, loaded only when asked for: a call the
-  // policy refuses is compared too (one side denying what the other serves is a difference of access).
+  const policy = await policyStep(config, bindings, store, ACCESS, { assumed: await assumedIdentity(config, log), v1: serving.v1 });
+  // Side-by-side comparison and capture (src/compare), loaded only when asked for.
   const shadowing = config.compareWith || config.capture
     ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry)
     : undefined;
-  const api = shadowing ? shadowing.wrap(guarded, bindings, config.requestTimeoutMs) : guarded;
+  // The request's chain, in the order a request meets it (docs/design.md, "The chain"): the comparison tap
+  // first, so a call the policy refuses is compared too (one side denying what the other serves is a
+  // difference of access) and the primary is asked again through the policy, as its caller; it reads the
+  // caller's credentials only once the answer is settled, as the policy step left them (the sidecar's
+  // assumed identity included). Then the policy; then a subscription's sink is checked (only an authorized
+  // caller learns what the check says) and, in native mode, a write is recorded with its events in one
+  // transaction; then (translate mode) the two systems of record, then the runner over the port.
+  const sinks: Interceptor = (next) => checkingSinks(next, config.eventsAllowPrivateSinks);
+  const api = compose(over(serving.backend), shadowing?.tap(bindings, config.requestTimeoutMs), policy, sinks, events && ((next) => events.wrap(next)), serving.systems?.(over));
   const ready = cachedCheck(loggedReadiness(serving.unreadyBecause, log, backendName(config)), 1000);
   let closing = false;
   const rpcServices = () => [...services.map((s) => s.typeName), ...GRPC_INFRASTRUCTURE];
@@ -263,15 +271,15 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     const { NativeBackend } = await import('./native/native-backend.ts');
     const native = new NativeBackend({ store, registry });
     await native.seed();
-    return { runner: (over) => over(native), unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
+    return { backend: native, unreadyBecause: async () => ((await native.reachable()) ? undefined : 'the store does not answer'), close: async () => {} };
   }
   if (!config.v1Url) throw new Error('translate mode needs the v1 backend\'s URL');
   const [{ V1Client }, { HydrationCache }, { WalkCache }, { ListScanMemo }, { V1Backend }] = await Promise.all([
     import('./v1/client.ts'),
-    import('./engine/hydration-cache.ts'),
-    import('./engine/walk-cache.ts'),
+    import('./translate/hydration-cache.ts'),
+    import('./translate/walk-cache.ts'),
     import('./v1/list-scan-memo.ts'),
-    import('./engine/v1-backend.ts'),
+    import('./translate/v1-backend.ts'),
   ]);
   const v1 = new V1Client({
     baseUrl: config.v1Url,
@@ -292,18 +300,16 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
     onKeptTimesLookup: (hits, misses) => metrics.cacheLookup('kept_times', hits, misses),
   });
   // What v1 has no equivalent of lives in the store, served by the runner native mode uses, made when first asked for.
-  const { TwoSystems, kindInV1 } = await import('./operation/two-systems.ts');
-  const inV1 = (kind: string) => kindInV1(registry, kind);
-  const runner = (over: (backend: BackendPort) => OperationRunner): Runner => {
-    const v1Runner = over(v1Backend);
-    const storeRunner = async (): Promise<Runner> => {
+  const { TwoSystems } = await import('./operation/two-systems.ts');
+  const systems = (over: (backend: BackendPort) => OperationRunner): Interceptor => (v1Runner) => {
+    const storeRunner = async (): Promise<OperationRunner> => {
       const { NativeBackend } = await import('./native/native-backend.ts');
-      const foreign = { keeps: inV1, get: (kind: string, uid: string, ctx: RequestContext) => v1Runner.execute({ kind: 'get', mapping: registry.get(kind), uid }, ctx) };
+      const foreign = { keeps: (kind: string) => registry.keptByV1(kind), get: (kind: string, uid: string, ctx: RequestContext) => v1Runner.execute({ kind: 'get', mapping: registry.get(kind), uid }, ctx) };
       const native = new NativeBackend({ store, registry, foreign });
       await native.seed();
       return over(native);
     };
-    let storeSide: Promise<Runner> | undefined;
+    let storeSide: Promise<OperationRunner> | undefined;
     return new TwoSystems({
       v1: v1Runner,
       // A failed start is not kept: the next call tries again.
@@ -315,7 +321,7 @@ async function serve(config: GatewayConfig, registry: MappingRegistry, store: St
       registry,
     });
   };
-  return { runner, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close(), v1 };
+  return { backend: v1Backend, systems, unreadyBecause: () => v1.unreachableBecause(), close: () => v1.close(), v1 };
 }
 
 /** The workload identity the sidecar assumes (--identity), loaded only when one is configured. */

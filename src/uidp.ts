@@ -1,5 +1,5 @@
 /**
- * UIDP: the hierarchical ids of the platform (facts: api-surface.md §0.3).
+ * UIDP: the hierarchical ids of the platform (chainguard-dev/sdk: proto/platform/common/v1/uidp.platform.proto).
  * A root UID is 20 random bytes as 40 lowercase hex characters; every further
  * segment is 8 random bytes as 16 hex characters, joined POSIX-path style.
  */

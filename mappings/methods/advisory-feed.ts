@@ -1,6 +1,6 @@
 /**
  * SecurityAdvisoryService (advisory v2beta1): the public advisory feed, over
- * v1's `/advisory/v1/…` (api-surface.md §10, "Companion: SecurityAdvisory").
+ * v1's `/advisory/v1/…` (chainguard-dev/sdk: proto/platform/advisory/v1/advisory.platform.proto, its SecurityAdvisory).
  * The shapes are v1's with enum names behind a `TYPE_` prefix (v1's
  * false-positive types carry `FPT_`), `severity` → `severities`, and the list
  * key → the plural. v1 has no `UBUNTU` twin in v2: such a severity shows as
@@ -25,7 +25,7 @@ import { contractFields, withContract } from '../../src/contract/fields.ts';
 import { contract } from '../../src/contract/registry.ts';
 import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { enumRename, prefixedEnum, type FieldSpec } from '../../src/vocabulary/resource.ts';
-import { renderV2 } from '../../src/engine/v1-row.ts';
+import { renderV2 } from '../../src/translate/v1-row.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import type { StoreFilter } from '../../src/store/types.ts';
 import { v1Int64, v1ListRows, v1String } from '../../src/v1/answer-fields.ts';
@@ -82,6 +82,7 @@ function mentionsAny(document: Json, cves: readonly string[]): boolean {
 }
 
 export const listDocuments: CustomMethod = {
+  touches: [DOCUMENTS_KIND],
   async translate(request, v1) {
     const answer = await v1.call({ method: 'GET', path: '/advisory/v1/documents', query: { id: request.id as string | undefined, cves: request.cves as string[] | undefined } });
     return { documents: v1ListRows(answer).map((row) => renderV2(DOCUMENT, row as Json)) };
@@ -109,6 +110,7 @@ function nonNegative(field: string, value: unknown): number {
 }
 
 export const listVulnerabilityMetadata: CustomMethod = {
+  touches: [METADATA_KIND],
   async translate(request, v1) {
     const v1Token = v1.pages.cursor?.after[0];
     const answer = await v1.call({

@@ -25,6 +25,7 @@ function readRequest(request: Json): { parent: string; names: string[] } {
 }
 
 export const batchDeleteExternalGroupRoleMappings: CustomMethod = {
+  touches: [KIND],
   async translate(request, v1) {
     const { parent, names } = readRequest(request);
     const answer = await v1.call({ method: 'POST', path: '/iam/v1/externalGroupRoleMappings:batchDelete', body: { parentId: parent, ids: names } });

@@ -1,5 +1,5 @@
 /**
- * The Groups service's email-domain flows (api-surface.md §1): LookupGroup,
+ * The Groups service's email-domain flows (chainguard-dev/sdk: proto/platform/iam/v1/group.platform.proto): LookupGroup,
  * RequestGroupAccess and CheckEligibility. Each is driven by the caller's
  * token — its email domain, from a trusted upstream identity provider that
  * verifies emails itself — and every failing gate answers alike (NOT_FOUND),

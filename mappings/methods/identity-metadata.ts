@@ -1,5 +1,5 @@
 /**
- * UpdateIdentityMetadata (api-surface.md §2): the caller's own profile —
+ * UpdateIdentityMetadata (chainguard-dev/sdk: proto/platform/iam/v1/identity.platform.proto): the caller's own profile —
  * company, product, job title, marketing opt-in and campaign attribution —
  * named by nothing but the caller's token (the route has no uid). `uid` and
  * `name` are the caller's identity's; `givenName`/`familyName` come from the
@@ -19,8 +19,8 @@ import { contractFields } from '../../src/contract/fields.ts';
 import type { CustomMethod } from '../../src/vocabulary/custom-method.ts';
 import { isObject, type Json } from '../../src/vocabulary/json.ts';
 import { readUpdate } from '../../src/render/request-body.ts';
-import { mergeUpdate } from '../../src/render/merge.ts';
-import { claimString } from '../../src/policy/unverified-claims.ts';
+import { patchOf } from '../../src/render/patch.ts';
+import { claimString } from '../../src/request/context.ts';
 import { notFound, unauthenticated } from '../../src/aip/errors.ts';
 import { isUidp } from '../../src/uidp.ts';
 
@@ -31,6 +31,7 @@ const FIELDS = contractFields(contract.getMessage('chainguard.platform.iam.v2bet
 const NOT_KEPT = 'hubspotUtk';
 
 export const updateIdentityMetadata: CustomMethod = {
+  touches: [IDENTITY_METADATA_KIND],
   async native(request, access, ctx) {
     const caller = ctx.caller;
     if (!caller?.subject) throw unauthenticated("the bearer token names no identity (it is no JWT with a 'sub' claim)");
@@ -41,10 +42,12 @@ export const updateIdentityMetadata: CustomMethod = {
     const identity = await access.get('identities', uid);
     const body = isObject(request.identityMetadata) ? request.identityMetadata : {};
     const { value, paths } = readUpdate(FIELDS, body, typeof request.updateMask === 'string' ? request.updateMask : undefined);
+    // Merged and validated as every update is (render/patch.ts), on the paths the store keeps.
+    const patch = patchOf({ fields: FIELDS }, value, paths.filter((path) => path !== NOT_KEPT));
     const stored = await access.store.transaction(async (tx) => {
       const now = access.now();
       const current = await tx.resources.getForUpdate(IDENTITY_METADATA_KIND, uid);
-      const next = mergeUpdate(FIELDS, current?.body ?? {}, value, paths.filter((path) => path !== NOT_KEPT)).document;
+      const next = patch.apply(current?.body ?? {}).document;
       if (current) await tx.resources.replace(IDENTITY_METADATA_KIND, uid, next, now);
       else await tx.resources.insert({ kind: IDENTITY_METADATA_KIND, uid, parent: '', body: next, createTime: now, updateTime: now });
       return next;

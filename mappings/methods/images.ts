@@ -87,6 +87,7 @@ async function storedImage(access: NativeAccess, request: Json): Promise<Json> {
 }
 
 export const getArchitectures: CustomMethod = {
+  touches: [IMAGE_MANIFESTS_KIND],
   async translate(request, v1) {
     const { repo, digest } = imageOf(request);
     return { architectures: v1Strings(await v1.call({ method: 'GET', path: digestPath(repo, digest, 'architectures') }), 'archs') };
@@ -98,6 +99,7 @@ export const getArchitectures: CustomMethod = {
 };
 
 export const getSize: CustomMethod = {
+  touches: [IMAGE_MANIFESTS_KIND],
   async translate(request, v1) {
     const { repo, digest } = imageOf(request);
     // The default is sent, not left to v1, whose own default the facts do not state.

@@ -15,6 +15,7 @@ import { OCI_TAG } from '../tags.ts';
 const OVERLAY = 'registry.chainguard.dev/Overlay';
 
 export const createOverlayBinding: CustomMethod = {
+  touches: ['overlayBindings', 'overlays'],
   async native(request, access) {
     const repo = String(request.parent);
     if (!isUidp(repo)) throw invalidField('parent', `"${repo}" is not a valid UIDP`);

@@ -1,5 +1,5 @@
 /**
- * The advisories `origin` filter (api-surface.md §10): an origin package
+ * The advisories `origin` filter (chainguard-dev/sdk: proto/platform/advisory/v1/advisory.platform.proto): an origin package
  * selects its own advisories and those of its subpackages (libssl3 and
  * libcrypto3 are openssl's), and, when set, the artifact-name filter is not
  * applied. v1 knows which package is whose subpackage from an index of its

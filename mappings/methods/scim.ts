@@ -1,6 +1,6 @@
 /**
  * The SCIM credential lifecycle of an identity provider (GenerateScimToken,
- * RegenerateScimToken, RevokeScimToken, SetScimEnabled; api-surface.md §5 and
+ * RegenerateScimToken, RevokeScimToken, SetScimEnabled (chainguard-dev/sdk: proto/platform/iam/v1/identity_providers.platform.proto and scim_users.platform.proto) and
  * the v2beta1 comments). Over v1 the four verbs are the same with v1's name
  * for the provider (`identityProviderId`). Native mode keeps the credential in
  * the store beside the provider (kind `scimCredentials`, at the provider's
@@ -154,6 +154,7 @@ export function scimBlock(row: Readonly<Record<string, unknown>> | undefined, re
 }
 
 export const generateScimToken: CustomMethod = {
+  touches: [SCIM_KIND],
   translate: (request, v1) => overV1('generateScimToken', request, v1, ['token', 'etag']),
   async native(request, access) {
     const uid = providerOf(request);
@@ -166,6 +167,7 @@ export const generateScimToken: CustomMethod = {
 };
 
 export const regenerateScimToken: CustomMethod = {
+  touches: [SCIM_KIND],
   translate: (request, v1) => overV1('regenerateScimToken', request, v1, ['token', 'etag']),
   async native(request, access) {
     const uid = providerOf(request);
@@ -192,6 +194,7 @@ export const regenerateScimToken: CustomMethod = {
 };
 
 export const revokeScimToken: CustomMethod = {
+  touches: [SCIM_KIND],
   translate: (request, v1) => overV1('revokeScimToken', request, v1, ['etag']),
   async native(request, access) {
     const uid = providerOf(request);
@@ -206,6 +209,8 @@ export const revokeScimToken: CustomMethod = {
 };
 
 export const setScimEnabled: CustomMethod = {
+  // The organisation's owner bindings are counted before SCIM may be enabled.
+  touches: [SCIM_KIND, 'roles', 'roleBindings'],
   translate: (request, v1) => overV1('setScimEnabled', request, v1, ['etag']),
   async native(request, access) {
     const uid = providerOf(request);

@@ -7,9 +7,10 @@
 import type { Json } from '../../src/vocabulary/json.ts';
 import { BY_UID, scanRows } from '../../src/store/scan.ts';
 import type { Store, StoreFilter, StoredResource } from '../../src/store/types.ts';
+import type { StoreView } from '../../src/vocabulary/custom-method.ts';
 
 /** Every row of `kind` matching `filters`, in uid order. */
-export async function allRows(store: Store, kind: string, filters: readonly StoreFilter[] = []): Promise<StoredResource[]> {
+export async function allRows(store: Pick<StoreView, 'resources'>, kind: string, filters: readonly StoreFilter[] = []): Promise<StoredResource[]> {
   const rows: StoredResource[] = [];
   for await (const page of scanRows(store.resources, { kind, filters, order: BY_UID })) rows.push(...page);
   return rows;

@@ -50,6 +50,7 @@ function acceptances(access: NativeAccess, group: string): Promise<StoredResourc
 }
 
 export const acceptTerms: CustomMethod = {
+  touches: [KIND],
   async translate(request, v1) {
     const group = groupOf(request);
     const answer = await v1.call({ method: 'POST', path: `/iam/v1/terms/${uidpPath(group)}`, body: { documentIds: documentIds(request) } });
@@ -71,6 +72,7 @@ export const acceptTerms: CustomMethod = {
 };
 
 export const listTermsAcceptances: CustomMethod = {
+  touches: [KIND],
   list: {
     items: 'termsAcceptances',
     order: { fields: ['docId', 'createTime'], aliases: { created_at: 'createTime', doc_id: 'docId' }, default: 'createTime asc' },

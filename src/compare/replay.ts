@@ -12,7 +12,7 @@ import type { Candidate } from './candidate.ts';
 import { compareOnce, diffOptions } from './comparer.ts';
 import { worstClass } from './classes.ts';
 import { ComparisonQueue } from './queue.ts';
-import { isReadOnly } from './read-only.ts';
+import { isReadOnly } from '../contract/read-only.ts';
 import { redact, redactOutcome } from './redact.ts';
 import { Samples } from './samples.ts';
 import { add, KEY, report, signatureKey, type Counters, type Report } from './tally.ts';

@@ -13,7 +13,8 @@ import { CompareMetrics } from './metrics.ts';
 import { ComparisonQueue } from './queue.ts';
 import { memoryStore, postgresStore, type CounterStore } from './report-store.ts';
 import { Samples } from './samples.ts';
-import { ComparingRunner, type Runner } from './tap.ts';
+import type { Interceptor, Runner } from '../port/runner.ts';
+import { ComparingRunner } from './tap.ts';
 import { report, type Report } from './tally.ts';
 import { declaredExpectations, Expectations, readExpectations, type ExpectedDifference } from './expected.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -86,7 +87,12 @@ export class Shadowing {
     return this.#candidate !== undefined;
   }
 
-  wrap(runner: Runner, bindings: readonly Binding[], budgetMs: number): Runner {
+  /** The comparison tap as a step of the request's chain (port/runner.ts). */
+  tap(bindings: readonly Binding[], budgetMs: number): Interceptor {
+    return (runner) => this.#tapped(runner, bindings, budgetMs);
+  }
+
+  #tapped(runner: Runner, bindings: readonly Binding[], budgetMs: number): Runner {
     const s = this.#settings;
     const metrics = this.#metrics;
     this.#expectations = new Expectations([...this.#teamExpected, ...declaredExpectations(bindings)]);

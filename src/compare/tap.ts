@@ -10,23 +10,19 @@
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { Binding } from '../contract/bindings.ts';
 import type { Json } from '../vocabulary/json.ts';
-import { requestContext, finish, type RequestContext } from '../operation/context.ts';
-import type { Operation } from '../operation/operation.ts';
+import { requestContext, finish, type RequestContext } from '../request/context.ts';
+import type { Operation, TransportCall } from '../port/operation.ts';
+import type { Runner } from '../port/runner.ts';
 import { COMPARISON_REQUEST_ID, type Candidate } from './candidate.ts';
 import { climbsPath } from './candidate-rest.ts';
 import { compareOnce, type ComparerOptions } from './comparer.ts';
 import { refusedAsMalformed, type Outcome } from './outcome.ts';
 import { answered, failed } from './primary-outcome.ts';
-import { isReadOnly } from './read-only.ts';
-import { BindingIndex, methodName, requestOf } from './request-of.ts';
+import { isReadOnly } from '../contract/read-only.ts';
+import { methodName } from './request-of.ts';
 import { sampled } from './sampler.ts';
 import type { ComparisonQueue } from './queue.ts';
 import { add, KEY } from './tally.ts';
-
-/** What the transports need of a runner. */
-export interface Runner {
-  execute(op: Operation, ctx: RequestContext): Promise<Json>;
-}
 
 export interface TapOptions {
   readonly bindings: readonly Binding[];
@@ -47,26 +43,26 @@ export interface TapOptions {
 export class ComparingRunner implements Runner {
   readonly #inner: Runner;
   readonly #options: TapOptions;
-  readonly #bindings: BindingIndex;
 
   constructor(inner: Runner, options: TapOptions) {
     this.#inner = inner;
     this.#options = options;
-    this.#bindings = new BindingIndex(options.bindings);
   }
 
   execute(op: Operation, ctx: RequestContext): Promise<Json> {
     const answer = this.#inner.execute(op, ctx);
-    const binding = this.#bindings.of(op);
-    if (!binding) return answer;
-    const consider = (outcome: Outcome) => setImmediate(() => this.#consider(binding, op, ctx, outcome));
+    // The binding and request message the transport read the call from (an operation no transport made is not compared).
+    const call = op.call;
+    if (!call) return answer;
+    const consider = (outcome: Outcome) => setImmediate(() => this.#consider(call, op, ctx, outcome));
     answer.then((document) => consider(answered(document)), (error: unknown) => consider(failed(error)));
     return answer;
   }
 
-  #consider(binding: Binding, op: Operation, ctx: RequestContext, primary: Outcome): void {
+  #consider(call: TransportCall, op: Operation, ctx: RequestContext, primary: Outcome): void {
     // A call the comparison made (this gateway is another's candidate, or a replay's target): not captured or compared again.
     if (ctx.requestId.startsWith(COMPARISON_REQUEST_ID)) return;
+    const { binding } = call;
     const options = this.#options;
     const name = methodName(binding.method);
     const candidate = options.candidate;
@@ -79,7 +75,7 @@ export class ComparingRunner implements Runner {
     if (!compare && !options.onCall) return;
     let request: Json;
     try {
-      request = requestOf(binding, op);
+      request = call.message();
     } catch {
       // The contract refuses this request; the primary refused it too, and there is nothing to send.
       return;

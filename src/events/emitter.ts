@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { Binding } from '../contract/bindings.ts';
-import type { Operation } from '../operation/operation.ts';
-import type { RequestContext } from '../operation/context.ts';
-import type { Runner } from '../policy/guard.ts';
+import type { Operation } from '../port/operation.ts';
+import type { RequestContext } from '../request/context.ts';
+import type { Runner } from '../port/runner.ts';
 import type { Store } from '../store/types.ts';
 import { selfAndAncestors } from '../uidp.ts';
 import type { Json } from '../vocabulary/json.ts';

@@ -9,7 +9,7 @@ import type { Registry } from 'prom-client';
 import { bindContract } from '../contract/bindings.ts';
 import { apiServices } from '../contract/registry.ts';
 import { EventMetrics } from '../observability/event-metrics.ts';
-import type { Runner } from '../policy/guard.ts';
+import type { Runner } from '../port/runner.ts';
 import type { Store } from '../store/types.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import { Deliverer } from './deliverer.ts';

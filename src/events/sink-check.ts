@@ -4,7 +4,7 @@
  * one learns nothing from it) and before the backend writes.
  */
 import { invalidField } from '../aip/errors.ts';
-import type { Runner } from '../policy/guard.ts';
+import type { Runner } from '../port/runner.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { sinkRefusal } from './sink.ts';
 

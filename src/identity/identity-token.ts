@@ -13,7 +13,7 @@
 import { decodeJwt } from 'jose';
 import { ApiError } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
-import { remainingMs, type RequestContext } from '../operation/context.ts';
+import { remainingMs, type RequestContext } from '../request/context.ts';
 import type { AssumedIdentity } from '../policy/guard.ts';
 import { ExchangeError, exchangeToken, type ExchangeOptions } from './sts-exchange.ts';
 import { readTokenFile, TokenFileError } from './token-file.ts';

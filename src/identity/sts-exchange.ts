@@ -1,5 +1,5 @@
 /**
- * One exchange at the issuer's STS (spec §5): `GET {issuer}/sts/exchange
+ * One exchange at the issuer's STS (chainguard-dev/sdk: sts/sts.go): `GET {issuer}/sts/exchange
  * ?aud={api}&identity={uid}` with the platform token as bearer; the answer's
  * `token` is the API token. As the platform's own clients do, only
  * UNAVAILABLE (an HTTP 503, a gRPC code 14, or no answer at all) is retried,

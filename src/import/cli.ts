@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COPIES_FROM_V1, MAPPINGS } from '../../mappings/index.ts';
 import { describeStore, storeLocation } from '../config.ts';
-import { MappingRegistry } from '../engine/registry.ts';
+import { MappingRegistry } from '../port/registry.ts';
 import { openStore } from '../store/open.ts';
 import { isUidp } from '../uidp.ts';
 import { readExpectations, type ExpectedDifference } from '../compare/expected.ts';

@@ -4,10 +4,10 @@
  * is a repo and its readme), a batch at a time. Resources v1 does not have
  * (a mapping's `keptInStore`) are not v1's to give and are left as they are.
  */
-import { KeptTimes } from '../engine/kept-times.ts';
+import { KeptTimes } from '../translate/kept-times.ts';
 import { keptByV1, type ResourceMapping } from '../vocabulary/resource.ts';
-import type { MappingRegistry } from '../engine/registry.ts';
-import { v1CollectionPath } from '../engine/registry.ts';
+import type { MappingRegistry } from '../port/registry.ts';
+import { v1CollectionPath } from '../port/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { BY_UID, scanRows } from '../store/scan.ts';
 import type { Store } from '../store/types.ts';

@@ -5,10 +5,10 @@
  * are stored by uid only: native mode hydrates them when it reads.
  */
 import { isInRoot, isUidp, parentOf } from '../uidp.ts';
-import { KeptTimes, applyKeptTimes } from '../engine/kept-times.ts';
+import { KeptTimes, applyKeptTimes } from '../translate/kept-times.ts';
 import type { FieldSpec, ResourceMapping } from '../vocabulary/resource.ts';
-import { v1UidKey } from '../engine/registry.ts';
-import { renderV2 } from '../engine/v1-row.ts';
+import { v1UidKey } from '../port/registry.ts';
+import { renderV2 } from '../translate/v1-row.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { normalize } from '../vocabulary/document.ts';
 import type { StoredResource } from '../store/types.ts';

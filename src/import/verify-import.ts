@@ -14,7 +14,7 @@ import { methodName } from '../compare/request-of.ts';
 import { loadConfig } from '../config.ts';
 import { bindContract, type Binding } from '../contract/bindings.ts';
 import { apiServices, contract } from '../contract/registry.ts';
-import type { MappingRegistry } from '../engine/registry.ts';
+import type { MappingRegistry } from '../port/registry.ts';
 import { buildGateway } from '../server.ts';
 import type { Store } from '../store/types.ts';
 import { isDescendantOf } from '../uidp.ts';

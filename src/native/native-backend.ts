@@ -10,17 +10,18 @@
  */
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
-import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../engine/backend.ts';
-import type { CustomMethod, NativeAccess, RequestPages } from '../vocabulary/custom-method.ts';
-import type { ListQuery } from '../engine/list-query.ts';
+import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../port/backend.ts';
+import type { CustomMethod, NativeAccess, RequestPages, StoreView } from '../vocabulary/custom-method.ts';
+import { storeView } from './store-view.ts';
+import type { ListQuery } from '../port/list-query.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
-import type { MappingRegistry } from '../engine/registry.ts';
+import type { MappingRegistry } from '../port/registry.ts';
+import { resourceNotEmpty, type DeletePlan } from '../port/delete-plan.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
 import {
   StoreConflictError, type ResourceStore, type Store, type StoredResource, type StoreListQuery, type StoreListResult,
 } from '../store/types.ts';
-import { resourceNotEmpty } from '../operation/rules.ts';
 import { deleteReferrers } from '../store/delete-referrers.ts';
 import { scanRows } from '../store/scan.ts';
 import { deterministicRootUid, isInRoot, newChildUid, newRootUid, parentOf } from '../uidp.ts';
@@ -58,6 +59,8 @@ export class NativeBackend implements BackendPort {
   readonly #foreign: ForeignResources | undefined;
   /** `<kind>\0<uid>` of seeded rows, which clients may read but not change. */
   readonly #seeded = new Set<string>();
+  #render: RenderRows<StoredResource> | undefined;
+  readonly #views = new WeakMap<CustomMethod, StoreView>();
 
   /** A stored row is a v2 document already: served with its uid and times set, secrets left out, in field order. */
   readonly rows: RowConversion<StoredResource> = {
@@ -140,7 +143,7 @@ export class NativeBackend implements BackendPort {
     if (rows.some((row) => row.uid === seedUid)) {
       await this.#store.transaction(async (tx) => {
         try {
-          await this.#refuseIfReferenced(tx.resources, mapping, seedUid);
+          await this.#refuseIfReferenced(tx.resources, mapping, seedUid, this.#registry.deletePlan(mapping.name));
           await tx.resources.delete(mapping.name, seedUid);
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
@@ -150,7 +153,12 @@ export class NativeBackend implements BackendPort {
     return true;
   }
 
-  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext, render: RenderRows<StoredResource>): Promise<Page> {
+  /** The render stage this port's Lists and custom methods render through, given by the runner built over it. */
+  renderThrough(render: RenderRows<StoredResource>): void {
+    this.#render = render;
+  }
+
+  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext): Promise<Page> {
     const plan = planFilters(mapping, filters.canonical, await resolveThroughFilters(this.#store.resources, mapping, filters.canonical));
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
@@ -162,7 +170,7 @@ export class NativeBackend implements BackendPort {
 
     const last = result.rows[result.rows.length - 1];
     const next = result.more && last ? { after: cursorAfter(last, stored), skipped } : undefined;
-    return { items: await render(mapping, result.rows, ctx), ...(next ? { next } : {}), total: result.total, skipped };
+    return { items: await this.#rendered(mapping, result.rows, ctx), ...(next ? { next } : {}), total: result.total, skipped };
   }
 
   read(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<StoredResource> {
@@ -229,9 +237,11 @@ export class NativeBackend implements BackendPort {
         throw notFound(mapping.resourceType, uid);
       }
       this.#refuseSeeded(mapping, uid, 'deleted');
-      await this.#refuseIfParent(tx.resources, mapping, uid);
-      await this.#refuseIfReferenced(tx.resources, mapping, uid);
-      for (const referrer of mapping.native?.delete?.cascade ?? []) await deleteReferrers(tx.resources, referrer.kind, referrer.field, uid);
+      // The store is this port's one system of record: the whole plan is its own (in translate mode the two systems' runner hands it only what the store holds).
+      const plan = this.#registry.deletePlan(mapping.name);
+      await this.#refuseIfParent(tx.resources, mapping, uid, plan);
+      await this.#refuseIfReferenced(tx.resources, mapping, uid, plan);
+      for (const referrer of plan.cascades) await deleteReferrers(tx.resources, referrer.kind, referrer.field, uid);
       await tx.resources.delete(mapping.name, uid);
     });
   }
@@ -290,16 +300,16 @@ export class NativeBackend implements BackendPort {
     return { rows: window.page, total: window.total, more: window.next !== undefined };
   }
 
-  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages, render: RenderRows<StoredResource>): Promise<Json> {
+  custom(method: CustomMethod, request: Json, ctx: RequestContext, pages: RequestPages): Promise<Json> {
     if (!method.native) throw new Error('a custom method without a native implementation was bound in native mode');
     const access: NativeAccess = {
       pages,
-      store: this.#store,
+      store: this.#viewFor(method),
       get: async (name, uid) => {
         // A resource kept elsewhere (translate mode's v1) is read there.
         if (this.#foreign?.keeps(name)) return this.#foreign.get(name, uid, ctx);
         const mapping = this.#registry.get(name);
-        return (await render(mapping, [await this.read(mapping, uid, ctx)], ctx))[0]!;
+        return (await this.#rendered(mapping, [await this.read(mapping, uid, ctx)], ctx))[0]!;
       },
       now: () => this.#isoNow(),
     };
@@ -405,22 +415,37 @@ export class NativeBackend implements BackendPort {
     }
   }
 
+  /** A custom method's view of the store: the kinds it declares it touches, made once per method. */
+  #viewFor(method: CustomMethod): StoreView {
+    let view = this.#views.get(method);
+    if (!view) {
+      view = storeView(this.#store, method.touches ?? []);
+      this.#views.set(method, view);
+    }
+    return view;
+  }
+
+  #rendered(mapping: ResourceMapping, rows: readonly StoredResource[], ctx: RequestContext): Promise<Json[]> {
+    if (!this.#render) throw new Error('the store\'s port was given no render stage (renderThrough)');
+    return this.#render(mapping, rows, ctx);
+  }
+
   #refuseSeeded(mapping: ResourceMapping, uid: string, verb: string): void {
     if (this.#seeded.has(`${mapping.name}\0${uid}`)) {
       throw new ApiError(Code.PERMISSION_DENIED, `${mapping.resourceType} "${uid}" is built in and cannot be ${verb}`);
     }
   }
 
-  async #refuseIfParent(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
-    const children = mapping.delete?.refuseWhileParentOf ?? [];
+  async #refuseIfParent(resources: ResourceStore, mapping: ResourceMapping, uid: string, plan: DeletePlan): Promise<void> {
+    const children = plan.refusingChildren.map(({ kind }) => kind);
     if (children.length === 0) return;
     const refusal = resourceNotEmpty(mapping, uid, await resources.countChildren(uid, children));
     if (refusal) throw refusal;
   }
 
 
-  async #refuseIfReferenced(resources: ResourceStore, mapping: ResourceMapping, uid: string): Promise<void> {
-    for (const referrer of mapping.native?.delete?.refuseWhileReferencedBy ?? []) {
+  async #refuseIfReferenced(resources: ResourceStore, mapping: ResourceMapping, uid: string, plan: DeletePlan): Promise<void> {
+    for (const referrer of plan.refusingReferrers) {
       const { total } = await resources.list({
         kind: referrer.kind, filters: [{ field: referrer.field, op: 'eq', value: uid }], order: [{ field: 'uid', desc: false }], skip: 0, limit: 1,
       });

@@ -13,11 +13,11 @@ import { formatOrderBy, parseOrderBy } from '../aip/order-by.ts';
 import { spellings } from '../aip/names.ts';
 import { queryFingerprint, type PageTokenCodec } from '../aip/page-token.ts';
 import { canonicalResponse, missingRequired } from '../contract/request-message.ts';
-import { parseBatch } from '../engine/batch-request.ts';
+import { parseBatch } from './batch-request.ts';
 import type { CustomList, RequestPages } from '../vocabulary/custom-method.ts';
-import type { BackendPort, Page } from '../engine/backend.ts';
-import { KeyedMutex } from '../engine/keyed-mutex.ts';
-import { readListQuery } from '../engine/list-query.ts';
+import type { BackendPort, Page } from '../port/backend.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
+import { readListQuery } from '../port/list-query.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import { readBody, readUpdate } from '../render/request-body.ts';
@@ -26,9 +26,9 @@ import { patchOf } from '../render/patch.ts';
 import { RenderStage } from '../render/render.ts';
 import { isUidp, parentOf } from '../uidp.ts';
 import { requireGrantWithin } from '../vocabulary/role-grants.ts';
-import { abortReason, type RequestContext } from './context.ts';
+import { abortReason, type RequestContext } from '../request/context.ts';
 import { within } from '../observability/tracing.ts';
-import type { Operation } from './operation.ts';
+import type { Operation } from '../port/operation.ts';
 import { asListed } from './list-view.ts';
 
 export class OperationRunner {
@@ -43,6 +43,7 @@ export class OperationRunner {
   constructor(backend: BackendPort, tokens: PageTokenCodec, onDone?: (v1Calls: number) => void) {
     this.#backend = backend;
     this.#stage = new RenderStage(backend);
+    backend.renderThrough(this.#stage.render);
     this.#tokens = tokens;
     this.#onDone = onDone;
   }
@@ -73,7 +74,7 @@ export class OperationRunner {
     const order = parseOrderBy(params.orderBy, list.order);
     const { pages, fingerprint } = this.#pages(op, formatOrderBy(order));
     const cursor = pages.cursor;
-    const answer = await this.#backend.custom(op.custom, asked, ctx, pages, this.#stage.render);
+    const answer = await this.#backend.custom(op.custom, asked, ctx, pages);
     const rows = answer[list.items];
     if (!Array.isArray(rows)) throw new Error(`custom list ${op.method.name} answered no "${list.items}"`);
     const read = (row: Json, field: string) => (field === 'uid' ? list.key(row) : getPath(row, field));
@@ -116,7 +117,7 @@ export class OperationRunner {
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);
-        return backend.list(mapping, query, ctx, stage.render)
+        return backend.list(mapping, query, ctx)
           .then((page) => this.#envelope(mapping.name, query.fingerprint, { ...page, items: page.items.map((item) => asListed(mapping.fields, item)) }));
       }
       case 'get':
@@ -175,7 +176,7 @@ export class OperationRunner {
         if (missing.length > 0) throw invalidArgument(missing.map((field) => ({ field, description: 'is required' })));
         if (op.custom.list) return this.#customList(op, op.custom.list, ctx);
         const { pages } = this.#pages(op, undefined);
-        return backend.custom(op.custom, op.request, ctx, pages, stage.render).then((answer) => canonicalResponse(op.method.output, answer));
+        return backend.custom(op.custom, op.request, ctx, pages).then((answer) => canonicalResponse(op.method.output, answer));
       }
     }
   }

@@ -14,18 +14,15 @@
  * The store's runner is made on the first operation that needs it: a sidecar
  * whose clients never ask for what v1 lacks holds none of native mode's code.
  */
-import { resourceNotEmpty } from './rules.ts';
-import type { RequestContext } from './context.ts';
-import type { Operation } from './operation.ts';
+import type { RequestContext } from '../request/context.ts';
+import type { Operation } from '../port/operation.ts';
+import type { Runner } from '../port/runner.ts';
 import { deleteReferrers } from '../store/delete-referrers.ts';
 import type { Store } from '../store/types.ts';
-import type { MappingRegistry } from '../engine/registry.ts';
+import type { MappingRegistry } from '../port/registry.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { keptByV1 } from '../vocabulary/resource.ts';
-
-interface Runner {
-  execute(op: Operation, ctx: RequestContext): Promise<Json>;
-}
+import { heldBy, resourceNotEmpty } from '../port/delete-plan.ts';
 
 export interface TwoSystemsOptions {
   /** The runner over the v1 port. */
@@ -35,14 +32,6 @@ export interface TwoSystemsOptions {
   /** The store itself, for the checks that cross the two (children counted, cascades). */
   rows: Store;
   registry: MappingRegistry;
-}
-
-export { keptByV1 };
-
-/** Whether v1 keeps a kind of the store's: a mapping's as its mapping says; a kind the store keeps without one (identity metadata, SCIM state) is the store's. */
-export function kindInV1(registry: MappingRegistry, kind: string): boolean {
-  const mapping = registry.all().find((m) => m.name === kind);
-  return mapping !== undefined && keptByV1(mapping);
 }
 
 /** Whether translate mode serves an operation from the store: one on what v1 lacks, or a custom method with no v1 implementation. */
@@ -72,13 +61,14 @@ export class TwoSystems implements Runner {
   /** A v1 resource goes only once the store holds no children of it, and what the store keeps for it goes with it. */
   async #deleteInV1(op: Extract<Operation, { kind: 'delete' }>, ctx: RequestContext): Promise<Json> {
     const { mapping, uid } = op;
-    const inStore = (mapping.delete?.refuseWhileParentOf ?? []).filter((kind) => !keptByV1(this.#registry.get(kind)));
+    const plan = this.#registry.deletePlan(mapping.name);
+    const inStore = heldBy(plan.refusingChildren, 'store').map(({ kind }) => kind);
     if (inStore.length > 0) {
       const refusal = resourceNotEmpty(mapping, uid, await this.#rows.resources.countChildren(uid, inStore));
       if (refusal) throw refusal;
     }
     const answer = await this.#v1.execute(op, ctx);
-    const cascades = (mapping.native?.delete?.cascade ?? []).filter(({ kind }) => !kindInV1(this.#registry, kind));
+    const cascades = heldBy(plan.cascades, 'store');
     if (cascades.length > 0) {
       await this.#rows.transaction(async ({ resources }) => {
         for (const { kind, field } of cascades) await deleteReferrers(resources, kind, field, uid);

@@ -4,7 +4,8 @@
  */
 
 /**
- * The v1 services, as `/<service>/v1/…` (api-surface.md §0.1). Advisory is one
+ * The v1 services, as `/<service>/v1/…` (the google.api.http rules of each v1
+ * service in chainguard-dev/sdk: proto/platform/). Advisory is one
  * of them although the gateway serves no v2 advisory resource: a client that
  * points its v1 SDK at the sidecar calls it too, and forwarding costs nothing.
  */

@@ -13,8 +13,8 @@
  */
 import { ApiError } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
-import type { Caller } from '../operation/context.ts';
-import type { Operation } from '../operation/operation.ts';
+import type { Caller } from '../request/context.ts';
+import type { Operation } from '../port/operation.ts';
 import { groupsHolding, holds, type GrantsSource } from './grants.ts';
 import type { MethodRule } from './method-rules.ts';
 

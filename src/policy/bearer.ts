@@ -1,6 +1,6 @@
 /**
  * Every v2 request that the contract does not mark public carries a bearer
- * token (spec §5). Where no issuer is configured the gateway does not judge
+ * token (the platform's clients send one: chainguard-dev/sdk: sts/sts.go). Where no issuer is configured the gateway does not judge
  * the token (translate mode: v1 does, as the header is forwarded as is).
  */
 import { unauthenticated } from '../aip/errors.ts';

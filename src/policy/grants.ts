@@ -7,7 +7,7 @@
  * that may change them.
  */
 import { LRUCache } from 'lru-cache';
-import type { Caller } from '../operation/context.ts';
+import type { Caller } from '../request/context.ts';
 
 /** What authorization reads of the store, and nothing else. */
 export interface AccessReader {

@@ -16,24 +16,20 @@
  * 4. then the runner; after a write, cached grants are dropped, and the
  *    creator of an organisation is bound to it as its owner. A read (a List,
  *    Get or lookup, or a custom method the comparison too counts read-only,
- *    compare/read-only.ts) drops nothing: it cannot have changed a grant.
+ *    contract/read-only.ts) drops nothing: it cannot have changed a grant.
  */
 import { ApiError } from '../aip/errors.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { Code } from '../rpc-status.ts';
-import { identify, type Caller, type RequestContext } from '../operation/context.ts';
-import type { Operation } from '../operation/operation.ts';
+import { identify, type Caller, type RequestContext } from '../request/context.ts';
+import type { Operation } from '../port/operation.ts';
+import type { Runner } from '../port/runner.ts';
 import type { Authorizer } from './authorizer.ts';
 import { bearer } from './bearer.ts';
 import type { MethodRules } from './method-rules.ts';
 import type { EscalationCheck } from './no-escalation.ts';
 import { unverifiedCaller } from './unverified-claims.ts';
-import { isReadOnly } from '../compare/read-only.ts';
-
-/** What the transports call: the runner, or the guard in front of it. */
-export interface Runner {
-  execute(op: Operation, ctx: RequestContext): Promise<Json>;
-}
+import { isReadOnly } from '../contract/read-only.ts';
 
 /** Who a bearer token is: the token verifier (native mode), or v1's WhoAmI (translate mode, v1-grants.ts). */
 export interface CallerVerifier {

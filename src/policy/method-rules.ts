@@ -13,7 +13,7 @@ import { jsonPath, type Binding } from '../contract/bindings.ts';
 import { contract, requiredCapabilities } from '../contract/registry.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import { getPath } from '../vocabulary/json.ts';
-import type { Operation, OperationKind } from '../operation/operation.ts';
+import type { Operation, OperationKind } from '../port/operation.ts';
 
 export interface MethodRule {
   readonly rpc: string;

@@ -14,7 +14,7 @@
  * name its capabilities.
  */
 import { ApiError } from '../aip/errors.ts';
-import { parseBatch } from '../engine/batch-request.ts';
+import { parseBatch } from '../operation/batch-request.ts';
 import { patchOf } from '../render/patch.ts';
 import { readBody, readUpdate } from '../render/request-body.ts';
 import { validate } from '../render/validate.ts';
@@ -22,8 +22,8 @@ import { Code } from '../rpc-status.ts';
 import { parentOf } from '../uidp.ts';
 import type { Json } from '../vocabulary/json.ts';
 import { atWithin, changesGrant, grantOf, roleWithin, type Grant } from '../vocabulary/role-grants.ts';
-import type { Caller } from '../operation/context.ts';
-import type { Operation } from '../operation/operation.ts';
+import type { Caller } from '../request/context.ts';
+import type { Operation } from '../port/operation.ts';
 import { missingAt, type AccessReader, type Grants } from './grants.ts';
 
 /** What the check reads of the store: a role's capabilities, and a resource as stored (an update's grant before it). */

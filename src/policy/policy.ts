@@ -6,7 +6,9 @@
 import type { Binding } from '../contract/bindings.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/types.ts';
-import { Guard, type AssumedIdentity, type Runner } from './guard.ts';
+import type { AccessModel } from '../vocabulary/access.ts';
+import type { Interceptor } from '../port/runner.ts';
+import { Guard, type AssumedIdentity } from './guard.ts';
 import { MethodRules } from './method-rules.ts';
 import type { V1Caller } from './v1-grants.ts';
 
@@ -21,30 +23,32 @@ export async function policyStep(
   config: Pick<Config, 'mode' | 'authIssuer' | 'authAudience' | 'authGrantsCacheMs' | 'authJwksCooldownMs'>,
   bindings: readonly Binding[],
   store: Store,
-  inner: Runner,
+  access: AccessModel,
   parts: PolicyParts = {},
-): Promise<Runner> {
+): Promise<Interceptor> {
   const rules = new MethodRules(bindings);
   const issuers = config.authIssuer ?? [];
   const shared = new Set(bindings.flatMap((binding) => (binding.mapping.native?.seed ?? []).map((row) => row.uid)));
-  if (config.mode !== 'native') return translateGuard(config, rules, shared, inner, parts);
-  if (issuers.length === 0) return new Guard(inner, { rules, unverifiedCallers: true });
-  const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants, ownerRoleUid }, { EscalationCheck }] = await Promise.all([
+  if (config.mode !== 'native') return translateGuard(config, rules, shared, parts);
+  if (issuers.length === 0) return (inner) => new Guard(inner, { rules, unverifiedCallers: true });
+  const [{ TokenVerifier }, { Authorizer }, { Grants }, { StoreGrants }, { EscalationCheck }] = await Promise.all([
     import('./token-verifier.ts'),
     import('./authorizer.ts'),
     import('./grants.ts'),
     import('./store-grants.ts'),
     import('./no-escalation.ts'),
   ]);
-  const owner = ownerRoleUid();
-  const access = new StoreGrants(store);
-  const grants = new Grants(access, config.authGrantsCacheMs);
-  return new Guard(inner, {
+  const stored = new StoreGrants(store, access);
+  const grants = new Grants(stored, config.authGrantsCacheMs);
+  const verifier = new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs });
+  const authorizer = new Authorizer(grants, shared);
+  const escalation = new EscalationCheck(grants, stored);
+  return (inner) => new Guard(inner, {
     rules,
-    verifier: new TokenVerifier({ issuers, audience: config.authAudience!, jwksCooldownMs: config.authJwksCooldownMs }),
-    authorizer: new Authorizer(grants, shared),
-    escalation: new EscalationCheck(grants, access),
-    bindOwner: (organisation, identity) => access.bind(organisation, identity, owner),
+    verifier,
+    authorizer,
+    escalation,
+    bindOwner: (organisation, identity) => stored.bindCreator(organisation, identity),
   });
 }
 
@@ -57,9 +61,8 @@ async function translateGuard(
   config: Pick<Config, 'authGrantsCacheMs'>,
   rules: MethodRules,
   shared: ReadonlySet<string>,
-  inner: Runner,
   parts: PolicyParts,
-): Promise<Runner> {
+): Promise<Interceptor> {
   const [{ Authorizer }, { V1Grants }, { servedFromStore }] = await Promise.all([
     import('./authorizer.ts'),
     import('./v1-grants.ts'),
@@ -67,11 +70,12 @@ async function translateGuard(
   ]);
   if (!parts.v1) throw new Error('translate mode needs the v1 client to ask who a token is');
   const v1 = new V1Grants(parts.v1, config.authGrantsCacheMs);
-  return new Guard(inner, {
+  const authorizer = new Authorizer(v1, shared);
+  return (inner) => new Guard(inner, {
     rules,
     assumed: parts.assumed,
     verifier: v1,
-    authorizer: new Authorizer(v1, shared),
+    authorizer,
     judged: servedFromStore,
   });
 }

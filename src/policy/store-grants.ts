@@ -1,48 +1,45 @@
 /**
  * Authorization's read-only view of the native store (grants.ts's
- * AccessReader, no-escalation.ts's GrantReader), and the one write it makes: the owner binding of an
- * organisation to whoever created it.
+ * AccessReader, no-escalation.ts's GrantReader), and the one write it makes: binding a root organisation's
+ * creator as the access model says (mappings/access.ts). Which resources hold
+ * bindings and roles is the model's to say, not this file's.
  */
 import type { Store } from '../store/types.ts';
 import { newChildUid } from '../uidp.ts';
+import type { AccessModel } from '../vocabulary/access.ts';
 import { normalize } from '../vocabulary/document.ts';
-import roleBindings from '../../mappings/role-bindings.ts';
-import roles from '../../mappings/roles.ts';
-import type { Json } from '../vocabulary/json.ts';
+import { getPath, type Json } from '../vocabulary/json.ts';
 import type { AccessReader } from './grants.ts';
 import type { GrantReader } from './no-escalation.ts';
-
-/** The built-in owner role's uid, as the roles mapping seeds it. */
-export function ownerRoleUid(): string {
-  const owner = roles.native?.seed?.find((role) => role.body.name === 'owner');
-  if (!owner) throw new Error('mappings/roles.ts seeds no built-in owner role');
-  return owner.uid;
-}
 
 /** More bindings than one identity plausibly has; past it the rest are not read (and grant nothing). */
 const MAX_BINDINGS = 10_000;
 
 export class StoreGrants implements AccessReader, GrantReader {
   readonly #store: Store;
+  readonly #access: AccessModel;
 
-  constructor(store: Store) {
+  constructor(store: Store, access: AccessModel) {
     this.#store = store;
+    this.#access = access;
   }
 
   async bindingsOf(identity: string): Promise<{ group: string; role: string }[]> {
+    const bindings = this.#access.bindings;
     const { rows } = await this.#store.resources.list({
-      kind: roleBindings.name,
-      filters: [{ field: 'identityUid', op: 'eq', value: identity }],
+      kind: bindings.mapping.name,
+      filters: [{ field: bindings.identity, op: 'eq', value: identity }],
       order: [{ field: 'uid', desc: false }],
       skip: 0,
       limit: MAX_BINDINGS,
     });
-    return rows.map((row) => ({ group: row.parent, role: String(row.body.roleUid ?? '') }));
+    return rows.map((row) => ({ group: row.parent, role: String(getPath(row.body, bindings.role) ?? '') }));
   }
 
   async capabilitiesOf(role: string): Promise<string[]> {
-    const row = await this.#store.resources.get(roles.name, role);
-    const capabilities = row?.body.capabilities;
+    const roles = this.#access.roles;
+    const row = await this.#store.resources.get(roles.mapping.name, role);
+    const capabilities = row ? getPath(row.body, roles.capabilities) : undefined;
     return Array.isArray(capabilities) ? capabilities.map(String) : [];
   }
 
@@ -50,10 +47,12 @@ export class StoreGrants implements AccessReader, GrantReader {
     return (await this.#store.resources.get(kind, uid))?.body;
   }
 
-  /** Binds `identity` to `role` at `group` (the organisation it just created), stored as native mode stores a binding. */
-  async bind(group: string, identity: string, role: string, now = new Date().toISOString()): Promise<void> {
+  /** Binds the creator of the root organisation `group` as the access model says, stored as native mode stores a binding. */
+  async bindCreator(group: string, identity: string, now = new Date().toISOString()): Promise<void> {
+    const { mapping, identity: identityField, role: roleField } = this.#access.bindings;
     const uid = newChildUid(group);
-    const body = { ...normalize(roleBindings.fields, { identityUid: identity, roleUid: role }, { keepOutputOnly: false }), uid, createTime: now };
-    await this.#store.resources.insert({ kind: roleBindings.name, uid, parent: group, body, createTime: now, updateTime: now });
+    const declared = { [identityField]: identity, [roleField]: this.#access.onRootCreated.creatorRole };
+    const body = { ...normalize(mapping.fields, declared, { keepOutputOnly: false }), uid, createTime: now };
+    await this.#store.resources.insert({ kind: mapping.name, uid, parent: group, body, createTime: now, updateTime: now });
   }
 }

@@ -22,7 +22,7 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { ApiError, unauthenticated, unavailable } from '../aip/errors.ts';
-import type { Caller } from '../operation/context.ts';
+import type { Caller } from '../request/context.ts';
 
 /** Signature algorithms a JWKS key may be used with here: public-key ones only. */
 const ASYMMETRIC = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']);

@@ -6,9 +6,7 @@
  * otherwise. With an issuer, the caller is the verified token's (token-verifier.ts).
  */
 import { unauthenticated } from '../aip/errors.ts';
-import type { Caller } from '../operation/context.ts';
-
-export type Claims = Readonly<Record<string, unknown>>;
+import { claimString, type Caller, type Claims } from '../request/context.ts';
 
 /** A JWT's payload is a few hundred bytes; anything far larger is not a token worth decoding. */
 const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -35,12 +33,6 @@ export function unverifiedClaims(authorization: string): Claims {
   const claims = readClaims(authorization);
   if (typeof claims === 'string') throw unauthenticated(claims);
   return claims;
-}
-
-/** A string claim, or '' when the token does not state it as a string. */
-export function claimString(claims: Claims, name: string): string {
-  const value = claims[name];
-  return typeof value === 'string' ? value : '';
 }
 
 /**

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { ApiError, unauthenticated, unavailable } from '../aip/errors.ts';
 import { Code } from '../rpc-status.ts';
-import type { Caller, RequestContext } from '../operation/context.ts';
+import type { Caller, RequestContext } from '../request/context.ts';
 import type { V1Call, CallScope } from '../v1/client.ts';
 import { CAPABILITY } from '../../mappings/enums.ts';
 import type { GrantMap } from './grants.ts';

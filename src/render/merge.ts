@@ -5,7 +5,7 @@
  * value (an immutable field not restated, a secret sent empty without being
  * named, a field locked while another is set) are put back. Translate mode
  * merges onto the v1 row rendered as v2 and then writes the merged values into
- * v1's own row (engine/v1-body.ts); native mode stores the merged document.
+ * v1's own row (translate/v1-body.ts); native mode stores the merged document.
  * Pure.
  */
 import { ownValue } from '../aip/names.ts';

@@ -8,14 +8,14 @@ import type { ZodType } from 'zod';
 import { validate } from './validate.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
-import type { Patch } from '../engine/backend.ts';
+import type { Patch } from '../port/backend.ts';
 import { mergeUpdate, validationScope } from './merge.ts';
 
 /**
  * The patch for one read update request (`value` in JSON names, `paths` from the mask or the body's keys);
  * `rules`: what the system of record holds writes to beyond the mapping's (RowConversion.rules).
  */
-export function patchOf(mapping: ResourceMapping, value: Json, paths: readonly string[], rules?: ZodType): Patch {
+export function patchOf(mapping: Pick<ResourceMapping, 'fields' | 'validate' | 'requiredOneofs'>, value: Json, paths: readonly string[], rules?: ZodType): Patch {
   return {
     paths,
     apply(current) {

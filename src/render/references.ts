@@ -5,8 +5,8 @@
  * fetched through the backend port's rows-by-id in one call for the page
  * (deduplicated, batched and cached there as the backend can), never one per row.
  */
-import type { BackendPort } from '../engine/backend.ts';
-import type { RequestContext } from '../operation/context.ts';
+import type { BackendPort } from '../port/backend.ts';
+import type { RequestContext } from '../request/context.ts';
 import { currentSpan, inChildSpan } from '../observability/tracing.ts';
 import { getPath, type Json } from '../vocabulary/json.ts';
 import { referencedUid, referencesToFill } from '../vocabulary/references.ts';

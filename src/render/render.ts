@@ -5,7 +5,7 @@
  * leave unfilled are filled through the port's rows-by-id (references.ts) and,
  * in native mode, the fields computed at read time are computed.
  */
-import type { BackendPort, KeptTimesByUid, RenderRows, RequestContext } from '../engine/backend.ts';
+import type { BackendPort, KeptTimesByUid, RenderRows, RequestContext } from '../port/backend.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import { referencesToFill } from '../vocabulary/references.ts';

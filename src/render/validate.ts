@@ -2,7 +2,7 @@
  * A request's value checked, as AIP-193 BadRequest errors: the mapping's
  * rules (zod), then the fields the contract marks REQUIRED and the oneofs the
  * mapping requires one member of, whose members the contract names. No
- * mapping restates either (test/unit/mappings-contract.test.ts holds them to it).
+ * mapping restates either (test/mappings/contract.test.ts holds them to it).
  */
 import { coveredBy } from '../aip/field-mask.ts';
 import { invalidArgument, type FieldViolation } from '../aip/errors.ts';

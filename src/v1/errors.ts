@@ -16,7 +16,7 @@ import {
 } from '../aip/errors.ts';
 import { Code, codeForHttpStatus, isCode } from '../rpc-status.ts';
 
-/** v1 detail types whose v2 twin lives in a versioned package (api-surface.md §0.6). */
+/** v1 detail types whose v2 twin lives in a versioned package (chainguard-dev/sdk: proto/google/rpc/status.proto, as grpc-gateway writes it). */
 const V1_DETAIL_PACKAGE = /^(type\.googleapis\.com\/chainguard\.platform\.(?:iam|registry))\.(?!v2)([A-Z]\w*)$/;
 
 function toV2Detail(detail: unknown): Detail | undefined {

@@ -34,12 +34,12 @@ export interface ListScanMemoOptions {
 
 /**
  * The estimate of one row beside its bytes: its reading (the object, the members read, its span), and
- * what a List keeps with the reading (engine/reading-memo.ts: a query's matching rows and their keys).
+ * what a List keeps with the reading (translate/reading-memo.ts: a query's matching rows and their keys).
  */
 const ROW_BYTES = 120 + 200;
 
 /**
- * Rows of a reading a List may keep a value of with it: their renderings (engine/reading-memo.ts,
+ * Rows of a reading a List may keep a value of with it: their renderings (translate/reading-memo.ts,
  * rowValues). Each is counted at twice its share of the body: a rendered object outweighs its JSON.
  */
 export const ROW_VALUES_PER_READING = 256;
@@ -69,7 +69,7 @@ export class ListScanMemo {
   /**
    * readListAnswer's reading of the answer: the one made before when the same bytes were read for the
    * same members, the same `request` (v1's path and query) and the same `scope` (whose answer it is:
-   * engine/caller-key.ts); else made from that earlier reading where it can be, and kept in its place.
+   * translate/caller-key.ts); else made from that earlier reading where it can be, and kept in its place.
    */
   read(answer: AnswerBody, members: readonly string[], presence: readonly string[], scope: string, request: string): unknown {
     if (!this.#readings) return readListAnswer(answer.bytes(), members, presence);
@@ -82,7 +82,7 @@ export class ListScanMemo {
     if (hit) return kept.reading;
     const bytes = answer.bytes();
     const reading = (kept && rereadListAnswer(kept.bytes, kept.reading, bytes, members, presence)) ?? readListAnswer(bytes, members, presence);
-    // A reading made from the kept one holds it until its List has worked out its rows (engine/v1-list/with-reading-memo.ts);
+    // A reading made from the kept one holds it until its List has worked out its rows (translate/v1-list/with-reading-memo.ts);
     // the kept one lets go of its own earlier one now, so no chain grows past two.
     if (kept) rowsOf(kept.reading)?.forgetEarlier();
     const rows = rowsOf(reading);

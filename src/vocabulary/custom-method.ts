@@ -8,12 +8,13 @@
  * the runner checks against the contract too. Each mode has its own
  * implementation, written against a narrow port: `translate` sees v1 (calls
  * with the caller's credentials, and the mappings' renderers), `native` sees
- * the store. A mode without an implementation answers UNIMPLEMENTED with the
+ * the rows of the store's kinds it declares (`touches`), and reads any other
+ * resource as a v2 document through the port. A mode without an implementation answers UNIMPLEMENTED with the
  * reason the method declares for it.
  */
 import type { V1Call } from '../v1/client.ts';
-import type { Store } from '../store/types.ts';
-import type { RequestContext } from '../operation/context.ts';
+import type { ResourceStore } from '../store/types.ts';
+import type { RequestContext } from '../request/context.ts';
 import type { Orderable } from '../aip/order-by.ts';
 import type { PageCursor } from '../aip/page-token.ts';
 import type { Json } from './json.ts';
@@ -45,10 +46,21 @@ export interface V1Access {
   changed(resource: string, uid: string): void;
 }
 
+/**
+ * The store as a custom method's native implementation sees it: the rows of the kinds it declares
+ * (`CustomMethod.touches`) and no others. Touching another kind is the gateway's own fault, refused
+ * before any query.
+ */
+export interface StoreView {
+  readonly resources: ResourceStore;
+  /** Runs `work` atomically over the same view. */
+  transaction<T>(work: (tx: { readonly resources: ResourceStore }) => Promise<T>): Promise<T>;
+}
+
 /** What a custom method may do in native mode. */
 export interface NativeAccess {
   readonly pages: RequestPages;
-  readonly store: Store;
+  readonly store: StoreView;
   /** A stored resource as its v2 document (references hydrated, secrets hidden); NOT_FOUND when absent. */
   get(resource: string, uid: string): Promise<Json>;
   /** The time now, as the store writes it (RFC 3339, milliseconds). */
@@ -60,6 +72,8 @@ export interface CustomMethod {
   readonly translate?: (request: Json, v1: V1Access, ctx: RequestContext) => Promise<Json>;
   /** From the store; absent when native mode cannot answer it (then `unserved.native` says why). */
   readonly native?: (request: Json, store: NativeAccess, ctx: RequestContext) => Promise<Json>;
+  /** The store kinds the native implementation reads or writes directly (its StoreView); another resource is read through `NativeAccess.get`. */
+  readonly touches?: readonly string[];
   /** Why a mode without an implementation does not serve the method: its UNIMPLEMENTED answer and the README say so. */
   readonly unserved?: { readonly [mode in Mode]?: string };
   /**

@@ -3,7 +3,7 @@
  * present in the mapping's order, unset fields at their zero value (oneof
  * members and proto3 optionals absent instead), int64 as strings, timestamps
  * at millisecond precision. The store keeps documents in this form and the
- * render stage serves them in it; a v1 row rendered (render/v1-row.ts) has the
+ * render stage serves them in it; a v1 row rendered (translate/v1-row.ts) has the
  * same zero values. Pure.
  */
 import { toMillisTimestamp } from '../aip/time.ts';

@@ -304,7 +304,7 @@ export function resourceMessageName(mapping: Pick<ResourceMapping, 'service' | '
   return `chainguard.platform.${mapping.service}.v2beta1.${mapping.resourceType.split('/').pop()}`;
 }
 
-/** The kinds of v2 operation (operation/operation.ts builds one of each): the contract's bindings name them too. */
+/** The kinds of v2 operation (port/operation.ts builds one of each): the contract's bindings name them too. */
 export type OperationKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'batchCreate' | 'lookup' | 'custom';
 
 /** Whether v1 keeps this resource (translate mode's system of record), or the store does (`keptInStore`). */

@@ -93,7 +93,7 @@ describe('parseMask', () => {
   });
 
   it('reads paths of sync_config, whose JSON name is snake_case too', () => {
-    // sync_config is both the proto and the JSON name (api-surface §0.2, trap 1); it must not be camelised away.
+    // sync_config is both the proto and the JSON name (grpc-gateway's runtime and chainguard-dev/sdk: proto/platform/registry/v1/registry.platform.proto); it must not be camelised away.
     expect(parseMask('sync_config.source', REPO)).toEqual({ kind: 'paths', paths: ['sync_config.source'] });
     expect(parseMask('sync_config', REPO)).toEqual({ kind: 'paths', paths: ['sync_config'] });
     // and its output-only members are dropped

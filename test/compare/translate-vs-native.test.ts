@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.ts';
 import { buildGateway } from '../../src/server.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/types.ts';
-import { MappingRegistry } from '../../src/engine/registry.ts';
+import { MappingRegistry } from '../../src/port/registry.ts';
 import { runImport } from '../../src/import/run-import.ts';
 import { verified, verifyImport } from '../../src/import/verify-import.ts';
 import { COPIES_FROM_V1, MAPPINGS } from '../../mappings/index.ts';

@@ -15,7 +15,7 @@ import { ApiError } from '../../src/aip/errors.ts';
 import { startIssuer, type RunningIssuer } from '../../src/emulator/issuer/index.ts';
 import { IdentityToken } from '../../src/identity/identity-token.ts';
 import { exchangeToken } from '../../src/identity/sts-exchange.ts';
-import { requestContext } from '../../src/operation/context.ts';
+import { requestContext } from '../../src/request/context.ts';
 
 const API = 'http://v1.test';
 const IDENTITY = `${'a'.repeat(40)}/${'b'.repeat(16)}`;

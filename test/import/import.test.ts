@@ -15,7 +15,7 @@ import { COPIES_FROM_V1, MAPPINGS } from '../../mappings/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildGateway } from '../../src/server.ts';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
-import { MappingRegistry } from '../../src/engine/registry.ts';
+import { MappingRegistry } from '../../src/port/registry.ts';
 import { runImport, type ResourceSummary } from '../../src/import/run-import.ts';
 import { verified, verifyImport, type ResourceDifferences } from '../../src/import/verify-import.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -5,11 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PageTokenCodec, pageTokenKey } from '../../src/aip/page-token.ts';
-import { defineResource } from '../../src/vocabulary/define.ts';
+import { defineResource } from '../../src/contract/define.ts';
 import type { ResourceMapping } from '../../src/vocabulary/resource.ts';
-import { MappingRegistry } from '../../src/engine/registry.ts';
+import { MappingRegistry } from '../../src/port/registry.ts';
 import { NativeBackend } from '../../src/native/native-backend.ts';
-import { identify, requestContext, type RequestContext } from '../../src/operation/context.ts';
+import { identify, requestContext, type RequestContext } from '../../src/request/context.ts';
 import { unverifiedCaller } from '../../src/policy/unverified-claims.ts';
 import { OperationRunner } from '../../src/operation/execute.ts';
 import type { RawQuery } from '../../src/aip/list-request.ts';

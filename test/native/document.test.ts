@@ -1,7 +1,7 @@
 /** Native documents: zero values as translate mode renders them, field order, output-only, input-only and secret fields. */
 import { describe, expect, it } from 'vitest';
 import type { FieldSpec } from '../../src/vocabulary/resource.ts';
-import { renderV2 } from '../../src/engine/v1-row.ts';
+import { renderV2 } from '../../src/translate/v1-row.ts';
 import { normalize, zeroOf } from '../../src/vocabulary/document.ts';
 import groups from '../../mappings/groups.ts';
 import identities from '../../mappings/identities.ts';

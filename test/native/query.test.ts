@@ -1,6 +1,6 @@
 /** List requests in store terms: filters on stored paths, references rewritten, residual predicates, keyset cursors. */
 import { describe, expect, it } from 'vitest';
-import { parseFilters } from '../../src/engine/list-query.ts';
+import { parseFilters } from '../../src/port/list-query.ts';
 import { checkQueryable, cursorAfter, planFilters, storedPath, valuesAt } from '../../src/native/query.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import roleBindings from '../../mappings/role-bindings.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/aip/errors.ts';
 import { Cancellation } from '../../src/cancellation.ts';
-import { abortReason, callerGone, finish, requestContext } from '../../src/operation/context.ts';
+import { abortReason, callerGone, finish, requestContext } from '../../src/request/context.ts';
 import { Code } from '../../src/rpc-status.ts';
 import { callDeadline } from '../../src/v1/call-deadline.ts';
 

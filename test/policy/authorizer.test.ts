@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/aip/errors.ts';
-import type { Caller } from '../../src/operation/context.ts';
-import type { Operation } from '../../src/operation/operation.ts';
+import type { Caller } from '../../src/request/context.ts';
+import type { Operation } from '../../src/port/operation.ts';
 import { Authorizer } from '../../src/policy/authorizer.ts';
 import { Grants, groupsHolding, holds, type AccessReader } from '../../src/policy/grants.ts';
 import type { MethodRule } from '../../src/policy/method-rules.ts';

@@ -1,6 +1,6 @@
 /**
  * Cached grants are dropped by a write only: a read-only custom method (one
- * the comparison too counts read-only, compare/read-only.ts) leaves every
+ * the comparison too counts read-only, contract/read-only.ts) leaves every
  * caller's cache as it was; a write drops it. Seen from outside: a binding
  * removed behind the gateway's back still counts until a write, REST and gRPC.
  */

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/aip/errors.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
-import { requestContext, type RequestContext } from '../../src/operation/context.ts';
-import type { Operation } from '../../src/operation/operation.ts';
-import { Guard, type Runner } from '../../src/policy/guard.ts';
+import { requestContext, type RequestContext } from '../../src/request/context.ts';
+import type { Operation } from '../../src/port/operation.ts';
+import { Guard } from '../../src/policy/guard.ts';
+import type { Runner } from '../../src/port/runner.ts';
 import type { MethodRule, MethodRules } from '../../src/policy/method-rules.ts';
 import type { TokenVerifier } from '../../src/policy/token-verifier.ts';
 

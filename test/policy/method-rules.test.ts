@@ -5,8 +5,8 @@
 import { expect, it } from 'vitest';
 import { bindContract, jsonPath } from '../../src/contract/bindings.ts';
 import { apiServices } from '../../src/contract/registry.ts';
-import { MappingRegistry } from '../../src/engine/registry.ts';
-import type { Operation } from '../../src/operation/operation.ts';
+import { MappingRegistry } from '../../src/port/registry.ts';
+import type { Operation } from '../../src/port/operation.ts';
 import { methodRule, scopePath } from '../../src/policy/method-rules.ts';
 import { setPath } from '../../src/vocabulary/json.ts';
 import { MAPPINGS } from '../../mappings/index.ts';

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { EmulatorState } from '../../src/emulator/v1/index.ts';
 import type { ResourceMapping } from '../../src/vocabulary/resource.ts';
-import { toV1 } from '../../src/engine/v1-body.ts';
+import { toV1 } from '../../src/translate/v1-body.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import { normalize } from '../../src/vocabulary/document.ts';
 import { buildGateway, type GatewayOptions } from '../../src/server.ts';

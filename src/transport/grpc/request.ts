@@ -10,29 +10,31 @@ import { invalidField } from '../../aip/errors.ts';
 import { asQuery } from '../../aip/list-request.ts';
 import { jsonPath, type Binding } from '../../contract/bindings.ts';
 import { getPath, isObject, type Json } from '../../vocabulary/json.ts';
-import type { Operation } from '../../operation/operation.ts';
+import type { Operation } from '../../port/operation.ts';
 
 export function grpcOperation(binding: Binding, message: Message): Operation {
   const { mapping, kind, method } = binding;
   const json = messageJson(method.input as DescMessage, message);
   const target = binding.target ? String(getPath(json, jsonPath(method.input, binding.target)) ?? '') : '';
+  // The message as it came, for the comparison and the capture.
+  const call = { binding, message: () => json };
   switch (kind) {
     case 'list':
     case 'lookup':
-      return { kind, mapping, query: asQuery(json) };
+      return { kind, mapping, query: asQuery(json), call };
     case 'get':
     case 'delete':
-      return { kind, mapping, uid: target };
+      return { kind, mapping, uid: target, call };
     case 'create':
-      return { kind, mapping, parent: target, body: bodyOf(binding, json) };
+      return { kind, mapping, parent: target, body: bodyOf(binding, json), call };
     case 'update': {
       const mask = json.updateMask;
-      return { kind, mapping, uid: target, body: bodyOf(binding, json), mask: typeof mask === 'string' ? mask : undefined };
+      return { kind, mapping, uid: target, body: bodyOf(binding, json), mask: typeof mask === 'string' ? mask : undefined, call };
     }
     case 'batchCreate':
-      return { kind, mapping, body: json };
+      return { kind, mapping, body: json, call };
     case 'custom':
-      return { kind, mapping, method, custom: binding.custom!, request: json };
+      return { kind, mapping, method, custom: binding.custom!, request: json, call };
   }
 }
 

@@ -12,9 +12,9 @@ import { ConnectError, type ConnectRouter, type HandlerContext } from '@connectr
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
-import { finish, requestContext } from '../../operation/context.ts';
+import { finish, requestContext } from '../../request/context.ts';
 import type { CancelSignal } from '../../cancellation.ts';
-import type { Runner } from '../../policy/guard.ts';
+import type { Runner } from '../../port/runner.ts';
 import type { CallerHeaders } from '../../policy/sidecar-callers.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
 import { grpcOperation } from './request.ts';

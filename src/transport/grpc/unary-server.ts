@@ -20,7 +20,7 @@ import { fromBinary, type Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
-import { cancelled } from '../../operation/context.ts';
+import { cancelled } from '../../request/context.ts';
 import { Cancellation } from '../../cancellation.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';

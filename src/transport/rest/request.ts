@@ -9,7 +9,7 @@ import { camelToSnake, snakeToCamel } from '../../aip/names.ts';
 import type { Binding } from '../../contract/bindings.ts';
 import { requestFromRest } from '../../contract/request-message.ts';
 import { isObject, type Json } from '../../vocabulary/json.ts';
-import type { Operation } from '../../operation/operation.ts';
+import type { Operation } from '../../port/operation.ts';
 import { refuseUnknownQueryKeys } from './query-keys.ts';
 
 export interface RestInput {
@@ -25,22 +25,25 @@ export function restOperation(binding: Binding, input: RestInput): Operation {
   const target = binding.target ? input.variables[binding.target] ?? '' : '';
   if (binding.target) refuseMisplaced(binding, input.query, target);
   refuseUnknownQueryKeys(binding, input.query);
+  const rest = { body: binding.body, variables: input.variables, query: input.query, rawBody: input.body };
+  // The request message the call carries, built only when the comparison or the capture asks for it.
+  const call = { binding, message: () => requestFromRest(binding.method.input, rest) };
   switch (kind) {
     case 'list':
     case 'lookup':
-      return { kind, mapping, query: input.query };
+      return { kind, mapping, query: input.query, call };
     case 'get':
     case 'delete':
-      return { kind, mapping, uid: target };
+      return { kind, mapping, uid: target, call };
     case 'create':
-      return { kind, mapping, parent: target, body: bodyOf(binding, input.body, target) };
+      return { kind, mapping, parent: target, body: bodyOf(binding, input.body, target), call };
     case 'update':
-      return { kind, mapping, uid: target, body: bodyOf(binding, input.body, target), mask: singleParam(input.query, ['updateMask', 'update_mask']) };
+      return { kind, mapping, uid: target, body: bodyOf(binding, input.body, target), mask: singleParam(input.query, ['updateMask', 'update_mask']), call };
     case 'batchCreate':
-      return { kind, mapping, body: jsonObject(input.body) };
+      return { kind, mapping, body: jsonObject(input.body), call };
     case 'custom': {
-      const call = { body: binding.body, variables: input.variables, query: input.query, rawBody: input.body };
-      return { kind, mapping, method: binding.method, custom: binding.custom!, request: requestFromRest(binding.method.input, call) };
+      const request = requestFromRest(binding.method.input, rest);
+      return { kind, mapping, method: binding.method, custom: binding.custom!, request, call: { binding, message: () => request } };
     }
   }
 }

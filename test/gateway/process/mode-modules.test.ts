@@ -54,7 +54,7 @@ describe('modules loaded per mode', () => {
   it('native mode on SQLite loads no v1 client, no pass-through, no undici, no PostgreSQL driver, no Swagger UI and no v1 emulator', async () => {
     const modules = await modulesLoaded('native', ['--mode', 'native']);
     expect(loads(modules, '/src/native/native-backend.ts')).toBe(true);
-    for (const part of ['/src/v1/client.ts', '/src/engine/v1-backend.ts', '/src/passthrough/', '/node_modules/@fastify/reply-from/', '/node_modules/undici/', '/node_modules/pg/', '/node_modules/swagger-ui-dist/', '/src/emulator/']) {
+    for (const part of ['/src/v1/client.ts', '/src/translate/v1-backend.ts', '/src/passthrough/', '/node_modules/@fastify/reply-from/', '/node_modules/undici/', '/node_modules/pg/', '/node_modules/swagger-ui-dist/', '/src/emulator/']) {
       expect(loads(modules, part), part).toBe(false);
     }
   });

@@ -1,6 +1,6 @@
 /**
  * A walk over an unpaged v1 list costs one full v1 fetch: the first page keeps
- * the order of every matching row (engine/walk-cache.ts), and each later page
+ * the order of every matching row (translate/walk-cache.ts), and each later page
  * fetches only its own rows by id. Checked on the v1 calls themselves (a
  * recording proxy in front of the emulator), with the keyset guarantee: a
  * group that exists throughout the walk appears exactly once, even when v1

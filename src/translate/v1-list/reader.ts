@@ -1,0 +1,140 @@
+/**
+ * The List of a v1 list that v1 does not page, read in one place: fetch every row, look up the times v1
+ * lacks, keep the rows that match, key them by the order, cut the page's window, render its rows. Each
+ * step is a stage (ListStages); `plainStages` is each done plainly, and the speed-ups (with-*.ts) are
+ * wrappers that take the stages and give stages back, as undici's interceptors take and give a dispatch.
+ * A wrapper changes how a stage is done, never what it answers: test/translate/v1-list-readers.test.ts holds
+ * every combination to the plain stages' answers.
+ */
+import { sortKey, windowUnordered, type CutWindow, type Keyed, type ReadField } from '../../aip/list-window.ts';
+import { ownValue } from '../../aip/names.ts';
+import type { ScannedRows } from '../../v1/list-body.ts';
+import type { KeptTimesByUid, Page, RenderRows, RequestContext } from '../../port/backend.ts';
+import { withKeptTime } from '../kept-times.ts';
+import type { ListQuery } from '../../port/list-query.ts';
+import type { FieldSpec, ResourceMapping } from '../../vocabulary/resource.ts';
+import { v1UidKey } from '../../port/registry.ts';
+import { v2PathReader } from '../v1-row.ts';
+import type { Json } from '../../vocabulary/json.ts';
+import type { V1ListSource } from './source.ts';
+
+
+export interface ListRequest extends ListQuery {
+  mapping: ResourceMapping;
+  ctx: RequestContext;
+}
+
+/** A v1 list as a List reads it. */
+export interface ListedRows {
+  /** Each row, with at least the members the query reads (v1/list-body.ts), or whole. Never changed. */
+  readonly rows: readonly Json[];
+  /** Row `i` whole. */
+  whole(i: number): Json;
+  /** The scan's reading the rows are, when they were scanned: what work on them is kept with (reading-memo.ts). */
+  readonly reading?: ScannedRows | undefined;
+}
+
+/** A matching row of a list: its uid, its sort key, and where it sits in v1's answer. */
+export interface ListedRow extends Keyed<string> {
+  at: number;
+}
+
+/** A list's matching rows in v1's order; `shared` when others read the same array (kept with a reading). */
+export interface Matching {
+  rows: ListedRow[];
+  shared: boolean;
+}
+
+/** A List's page, and the matching rows it was cut from (for a walk's later pages: with-walks.ts). */
+export interface ListedPage extends Page {
+  matching?: Matching;
+}
+
+export interface ListStages {
+  rows(request: ListRequest): Promise<ListedRows>;
+  /** The uids of `rows` lacking a time v1 should give (none where no times are kept); `listed`: they are all its rows. */
+  lacking(request: ListRequest, rows: readonly Json[], listed?: ListedRows): readonly string[];
+  /** The kept times of these uids, first sightings recorded; `listed`: they are its rows that lack one. */
+  times(request: ListRequest, uids: readonly string[], listed?: ListedRows): Promise<KeptTimesByUid | undefined>;
+  /** The rows the query's filters match, keyed by its order; `read` reads a v2 path off a row. */
+  match(request: ListRequest, listed: ListedRows, read: ReadField<Json>): Matching;
+  window(request: ListRequest, listed: ListedRows, matching: Matching): CutWindow<ListedRow>;
+  render(request: ListRequest, listed: ListedRows, page: readonly ListedRow[], times: KeptTimesByUid | undefined): Promise<Json[]>;
+  /** The List is done with `listed`. */
+  done(request: ListRequest, listed: ListedRows): void;
+}
+
+export type StagesWrapper = (next: ListStages) => ListStages;
+
+export interface ListReader {
+  list(request: ListRequest): Promise<ListedPage>;
+}
+
+export type ReaderWrapper = (next: ListReader) => ListReader;
+
+/** Each stage done plainly: v1's rows parsed whole, no kept times, every row matched, the window cut, the page rendered. */
+export function plainStages(source: V1ListSource, render: RenderRows<Json>): ListStages {
+  return {
+    async rows({ mapping, filters, ctx }) {
+      const rows = await source.all(mapping, filters.v1Query, ctx);
+      return { rows, whole: (i) => rows[i]! };
+    },
+    lacking: () => [],
+    times: async () => undefined,
+    match(request, listed, read) {
+      const rows: ListedRow[] = [];
+      const match = rowMatcher(request, listed, read);
+      for (let at = 0; at < listed.rows.length; at++) match(at, rows);
+      return { rows, shared: false };
+    },
+    window: ({ order, params, cursor }, _listed, matching) => windowUnordered(matching.rows, { order, pageSize: params.pageSize, skip: params.skip, cursor }),
+    render: ({ mapping, ctx }, listed, page, times) => render(mapping, page.map((row) => listed.whole(row.at)), ctx, times),
+    done() {},
+  };
+}
+
+/** The stages run in order for one List. */
+export function stagedReader(stages: ListStages): ListReader {
+  return {
+    async list(request) {
+      const { mapping } = request;
+      const uidKey = v1UidKey(mapping);
+      const listed = await stages.rows(request);
+      const lacking = stages.lacking(request, listed.rows, listed);
+      // Every lacking row's times are read (recording the rows first seen), whichever page this is.
+      const times = await stages.times(request, lacking, listed);
+      const matching = stages.match(request, listed, v2Reader(mapping, queryPaths(request), times, uidKey));
+      const window = stages.window(request, listed, matching);
+      const pageTimes = times ?? (lacking.length === 0 ? undefined : await stages.times(request, stages.lacking(request, window.page.map((row) => listed.rows[row.at]!))));
+      const items = await stages.render(request, listed, window.page, pageTimes);
+      stages.done(request, listed);
+      return { items, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped, matching };
+    },
+  };
+}
+
+/** Matches row `at` of `listed` against the query's filters, adding it with its sort key to `into` when it matches. */
+export function rowMatcher({ mapping, filters, order }: ListRequest, listed: ListedRows, read: ReadField<Json>): (at: number, into: ListedRow[]) => void {
+  const uidKey = v1UidKey(mapping);
+  return (at, into) => {
+    const v1 = listed.rows[at]!;
+    if (filters.matchesWith(v1, read)) into.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
+  };
+}
+
+/** The v2 paths a query reads of every row: its filters' and its order's. */
+export function queryPaths({ filters, order }: ListRequest): string[] {
+  return [...filters.fields, ...order.map((k) => k.field)];
+}
+
+/** Whether any of these v2 paths renders a time the gateway keeps (kept-times.ts), which changes apart from v1's rows. */
+export function readsKeptTime(mapping: ResourceMapping, paths: readonly string[]): boolean {
+  return paths.some((path) => ownValue(mapping.fields, path.split('.')[0]!)?.kept !== undefined);
+}
+
+/** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */
+export function v2Reader(mapping: ResourceMapping, paths: readonly string[], times: KeptTimesByUid | undefined, uidKey: string): ReadField<Json> {
+  const kept = times && ((spec: FieldSpec, value: unknown, v1: Json) => withKeptTime(spec, value, times.get(String(v1[uidKey]))));
+  const readers = new Map(paths.map((path) => [path, v2PathReader(mapping.fields, path, kept)]));
+  return (row, path) => readers.get(path)?.(row);
+}
