@@ -6,57 +6,20 @@
  * database deliver every event exactly once between them, each verifying
  * against the one issuer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../support/cli-process.ts';
 import { EventReceiver } from '../../support/event-receiver.ts';
 import { PG_URL, withPg } from '../../support/modes.ts';
-import { Client } from '../../support/stack.ts';
+import { startGatewayProcess, stopGatewayProcess } from '../../support/gateway-process.ts';
 
-const CLI = new URL('../../../src/cli.ts', import.meta.url).pathname;
 const CA_FILE = new URL('../../fixtures/tls/cert.pem', import.meta.url).pathname;
 
-const running: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-interface Gateway {
-  child: ChildProcess;
-  client: Client;
-}
-
-async function startGateway(args: string[]): Promise<Gateway> {
-  const child = spawn(process.execPath, [CLI, '--mode', 'native', '--log-level', 'info', '--events-allow-private-sinks', '--events-poll-ms', '200', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: CA_FILE },
-  });
-  running.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout! });
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 20_000);
-    child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before listening: ${stderr}`)));
-    lines.on('line', (line) => {
-      if (!line.includes('"v2gw listening"')) return;
-      clearTimeout(timer);
-      resolve(JSON.parse(line).address);
-    });
-  });
-  return { child, client: new Client(address) };
-}
-
-async function stop(gateway: Gateway, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  const done = gateway.child.exitCode !== null || gateway.child.signalCode !== null ? Promise.resolve() : once(gateway.child, 'exit');
-  gateway.child.kill(signal);
-  await done;
-}
+/** A native gateway process delivering to loopback sinks, trusting the test sink's CA. */
+const startGateway = (args: string[]) => startGatewayProcess(['--mode', 'native', '--events-allow-private-sinks', '--events-poll-ms', '200', ...args], { NODE_EXTRA_CA_CERTS: CA_FILE });
+const stop = stopGatewayProcess;
 
 describe('events survive a SIGKILL', () => {
   const dir = mkdtempSync(join(tmpdir(), 'v2gw-events-'));

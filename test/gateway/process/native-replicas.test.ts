@@ -5,59 +5,18 @@
  * in the middle of a burst of writes has every acknowledged write after a
  * restart on the same data directory. PostgreSQL unreachable fails, never skips.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL, withPg } from '../../support/modes.ts';
-import { Client } from '../../support/stack.ts';
+import { exited, startGatewayProcess, stopGatewayProcess } from '../../support/gateway-process.ts';
 
-const CLI = new URL('../../../src/cli.ts', import.meta.url).pathname;
 const KEY = 'replicas-share-this-key-0123456789';
 
-interface Gateway {
-  child: ChildProcess;
-  client: Client;
-  stderr: () => string;
-}
-
-const running: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-/** Starts the CLI and resolves once its "v2gw listening" log line gives the address. */
-async function startGateway(args: string[]): Promise<Gateway> {
-  const child = spawn(process.execPath, [CLI, '--mode', 'native', '--port', '0', '--log-level', 'info', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout! });
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 20_000);
-    child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before listening: ${stderr}`)));
-    lines.on('line', (line) => {
-      if (!line.includes('"v2gw listening"')) return;
-      clearTimeout(timer);
-      resolve(JSON.parse(line).address);
-    });
-  });
-  return { child, client: new Client(address), stderr: () => stderr };
-}
-
-/** Resolves when the child has exited, at once if it already has. */
-function exited(child: ChildProcess): Promise<unknown> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
-}
-
-async function stop(gateway: Gateway, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  const done = exited(gateway.child);
-  gateway.child.kill(signal);
-  await done;
-}
+/** A native gateway process with `args`. */
+const startGateway = (args: string[]) => startGatewayProcess(['--mode', 'native', '--port', '0', ...args]);
+const stop = stopGatewayProcess;
 
 describe('replicas on one PostgreSQL database', () => {
   const database = `v2gw_replicas_${process.pid}_${Date.now().toString(36)}`;
