@@ -1,8 +1,8 @@
 /**
  * Live comparison as the gateway runs it, built from the configuration: the
- * candidate client, the queue, the counters (in memory, or in the shared
- * PostgreSQL store), the metrics, the capture, and the tap that wraps the
- * runner. server.ts builds it only when `--compare-with` or `--capture` is set.
+ * candidate client, the queue, the counters (in the gateway's store when
+ * comparing, store/compare-counters.ts), the metrics, the capture, and the tap
+ * that wraps the runner. server.ts builds it only when `--compare-with` or `--capture` is set.
  */
 import type { Registry } from 'prom-client';
 import type { Binding } from '../contract/bindings.ts';
@@ -11,7 +11,8 @@ import { openCandidate as makeCandidate } from './open-candidate.ts';
 import { Capture } from './capture.ts';
 import { CompareMetrics } from './metrics.ts';
 import { ComparisonQueue } from './queue.ts';
-import { memoryStore, postgresStore, type CounterStore } from './report-store.ts';
+import { memoryStore, sharedStore, type CounterStore } from './report-store.ts';
+import type { ComparisonCounterStore } from '../store/types.ts';
 import { Samples } from './samples.ts';
 import type { Interceptor, Runner } from '../port/runner.ts';
 import { ComparingRunner } from './tap.ts';
@@ -37,10 +38,8 @@ export interface ShadowingSettings {
   compareSamplesTokenFile?: string | undefined;
   /** A team's expected differences (compare/expected.ts). */
   compareExpect?: string | undefined;
-  /** The run the counters belong to (a PostgreSQL store keeps each run apart). */
+  /** The run the counters belong to (the store keeps each run apart). */
   compareRun?: string | undefined;
-  /** The shared store's URL when it is PostgreSQL: the counters go there. */
-  store?: string | undefined;
 }
 
 export interface ReportDocument extends Report {
@@ -76,10 +75,10 @@ export class Shadowing {
     this.queue = new ComparisonQueue({ capacity: settings.compareQueue, concurrency: settings.compareConcurrency, timeoutMs: settings.compareTimeoutMs });
   }
 
-  static async start(settings: ShadowingSettings, registry: Registry): Promise<Shadowing> {
+  /** `counts`: the gateway's store, where comparisons count (replicas sharing it add up). */
+  static async start(settings: ShadowingSettings, registry: Registry, counts: ComparisonCounterStore): Promise<Shadowing> {
     const candidate = settings.compareWith ? await makeCandidate(settings.compareWith, settings.compareProtocol) : undefined;
-    const shared = settings.compareWith && settings.store && /^postgres(ql)?:/.test(settings.store);
-    const store = shared ? await postgresStore(settings.store!, undefined, settings.compareRun ?? '') : memoryStore();
+    const store = candidate ? sharedStore(counts, settings.compareRun ?? '') : memoryStore();
     return new Shadowing(settings, candidate, store, registry);
   }
 

@@ -1,6 +1,6 @@
 /**
  * The comparison's figures as plain counters by (method, key), the one form
- * that adds up across replicas (report-store.ts keeps them in PostgreSQL) and
+ * that adds up across replicas (report-store.ts keeps them in the store) and
  * from which the report is worked out each time it is read. Each comparison's
  * differing fields are counted as one signature, so that fields found to be
  * noise (they differ as often between the primary and itself) can be taken

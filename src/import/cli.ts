@@ -14,7 +14,7 @@ import { isUidp } from '../uidp.ts';
 import { readExpectations, type ExpectedDifference } from '../compare/expected.ts';
 import { formatDifferences, formatSummary, ProgressLine } from './report.ts';
 import { runImport } from './run-import.ts';
-import { V1ReadError } from './v1-rows.ts';
+import { V1ReadError } from './v1-reader.ts';
 
 const USAGE = `Usage: npm run import -- --v1-url URL --token-file FILE (--data-dir DIR | --store POSTGRES_URL) [options]
 

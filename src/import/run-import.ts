@@ -13,10 +13,19 @@ import { BY_UID, scanRows } from '../store/scan.ts';
 import type { Store } from '../store/types.ts';
 import { isDescendantOf } from '../uidp.ts';
 import { isZeroSingleton, secretFields, storedRows } from './stored-rows.ts';
-import { Pool } from 'undici';
-import { v1Get, v1Rows, type V1Source } from './v1-rows.ts';
+import { V1Client } from '../v1/client.ts';
+import { importReader } from './v1-reader.ts';
 import type { V1Copy, V1Reader } from '../../mappings/methods/store-rows.ts';
 import { writeBatch } from './write-batch.ts';
+
+export interface V1Source {
+  /** v1's base URL (scheme, host, port). */
+  url: string;
+  /** The Authorization header sent with every call: never logged, never in an error. */
+  authorization: string;
+  /** Deadline for the headers of each answer and for each gap between its chunks. */
+  timeoutMs: number;
+}
 
 export interface ResourceSummary {
   resource: string;
@@ -35,8 +44,8 @@ export interface ResourceSummary {
 }
 
 export interface ImportOptions {
-  /** v1, and the credentials to read it with (connections: a pool of the import's own unless given). */
-  source: Omit<V1Source, 'dispatcher'> & { dispatcher?: V1Source['dispatcher'] };
+  /** v1, and the credentials to read it with, through a v1 client of the import's own. */
+  source: V1Source;
   store: Store;
   registry: MappingRegistry;
   /** What native mode holds only as copies of v1's data (mappings/index.ts COPIES_FROM_V1), made after the resources. */
@@ -76,16 +85,16 @@ function rank(mapping: ResourceMapping): number {
 }
 
 export async function runImport(options: ImportOptions): Promise<ResourceSummary[]> {
-  const pool = options.source.dispatcher ? undefined : new Pool(new URL(options.source.url).origin);
+  const client = new V1Client({ baseUrl: options.source.url, timeoutMs: options.source.timeoutMs });
   try {
-    return await importAll({ ...options, source: { ...options.source, dispatcher: options.source.dispatcher ?? pool! } });
+    return await importAll(options, importReader(client, options.source.authorization, options.batch ?? DEFAULT_BATCH));
   } finally {
-    await pool?.close();
+    await client.close();
   }
 }
 
-async function importAll(options: ImportOptions & { source: V1Source }): Promise<ResourceSummary[]> {
-  const { source, store, registry, roots } = options;
+async function importAll(options: ImportOptions, reader: V1Reader): Promise<ResourceSummary[]> {
+  const { store, registry, roots } = options;
   const now = options.now ?? Date.now;
   const times = new KeptTimes(store.timestamps, now);
   const summaries: ResourceSummary[] = [];
@@ -93,7 +102,7 @@ async function importAll(options: ImportOptions & { source: V1Source }): Promise
     const lists = mappings.map((mapping) => summaryOf(mapping));
     summaries.push(...lists);
     const paging = mappings[0]!.v1.paging;
-    const rows = v1Rows(source, path, {}, options.batch ?? DEFAULT_BATCH, paging && { pageSize: paging.pageSize, pageToken: paging.pageToken, size: 100 });
+    const rows = reader.list(path, {}, paging && { pageSize: paging.pageSize, pageToken: paging.pageToken, size: 100 });
     // The uids v1 showed, to tell which stored rows it no longer has once its list is read to the end.
     const seen = mappings.map(() => new Set<string>());
     for await (const batch of rows) {
@@ -120,10 +129,6 @@ async function importAll(options: ImportOptions & { source: V1Source }): Promise
       if (options.prune) lists[i]!.pruned = await prune(store, mapping.name, stale);
     }
   }
-  const reader: V1Reader = {
-    list: (path, query = {}, paging) => v1Rows(source, path, query, options.batch ?? DEFAULT_BATCH, paging),
-    get: (path, query) => v1Get(source, path, query),
-  };
   for (const copy of options.copies ?? []) {
     const summary: ResourceSummary = { resource: copy.kind, read: 0, written: 0, unchanged: 0, refused: 0, reasons: {}, notCarried: [], stale: 0, pruned: 0 };
     summaries.push(summary);

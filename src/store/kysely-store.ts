@@ -18,6 +18,7 @@ import { Resources } from './resources.ts';
 import type { Database } from './schema.ts';
 import { Timestamps } from './timestamps.ts';
 import { EventOutbox } from './event-outbox.ts';
+import { CompareCounters } from './compare-counters.ts';
 import type { QueryLog } from './query-log.ts';
 
 interface Scope {
@@ -34,6 +35,7 @@ export class KyselyStore implements Store {
   readonly resources: Resources;
   readonly timestamps: Timestamps;
   readonly events: EventOutbox;
+  readonly comparisons: CompareCounters;
   readonly queries: Pick<QueryLog, 'subscribe'>;
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
@@ -53,6 +55,7 @@ export class KyselyStore implements Store {
     this.resources = new Resources(current, dialect, this.#queries);
     this.timestamps = new Timestamps(current, dialect);
     this.events = new EventOutbox(current, dialect.engine);
+    this.comparisons = new CompareCounters(current);
   }
 
   #views(trx: Kysely<Database>): Views {

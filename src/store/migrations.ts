@@ -11,6 +11,7 @@ import { textKeyTerm, type Dialect } from './dialect.ts';
 import { sortColumns } from './fields.ts';
 import { RESOURCES, TIMES, type Database } from './schema.ts';
 import { eventOutbox } from './event-outbox-migration.ts';
+import { compareCounters } from './compare-counters-migration.ts';
 import { TEXT_KEY_FUNCTION, TEXT_KEY_SQL_BODY } from './text-key.ts';
 
 const MIGRATION_TABLE = 'v2gw_migration';
@@ -80,7 +81,7 @@ function sortColumnsForName(d: Dialect): Migration {
 }
 
 function migrationProvider(d: Dialect): MigrationProvider {
-  return { getMigrations: async () => ({ '0001_initial': initial(d), '0002_name_sort_columns': sortColumnsForName(d), '0003_event_outbox': eventOutbox(d) }) };
+  return { getMigrations: async () => ({ '0001_initial': initial(d), '0002_name_sort_columns': sortColumnsForName(d), '0003_event_outbox': eventOutbox(d), '0004_compare_counters': compareCounters(d) }) };
 }
 
 /** Brings the schema to the latest version; `schema` is PostgreSQL's, where the migration tables live too. */

@@ -53,9 +53,22 @@ export interface EventKeysTable {
   created_ms: number;
 }
 
+/** The live comparison's counters, per run (compare-counters.ts). */
+export const COMPARE_COUNTERS = 'v2gw_compare_counters';
+
+export interface CompareCountersTable {
+  /** `--compare-run`; '' for the unnamed run. */
+  run: string;
+  method: string;
+  key: string;
+  /** bigint in PostgreSQL, read back as text. */
+  value: number | string;
+}
+
 export interface Database {
   [RESOURCES]: ResourcesTable;
   [TIMES]: TimesTable;
   [EVENT_DELIVERIES]: EventDeliveriesTable;
   [EVENT_KEYS]: EventKeysTable;
+  [COMPARE_COUNTERS]: CompareCountersTable;
 }

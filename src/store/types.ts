@@ -94,12 +94,22 @@ export interface TimestampStore {
   sweep(kind: string, present: readonly string[]): Promise<number>;
 }
 
+/** The live comparison's counters by (method, key), kept per run so replicas sharing the store add up. */
+export interface ComparisonCounterStore {
+  /** Adds `counts` (key → how many more) to the run's counters of `method`. */
+  add(run: string, method: string, counts: ReadonlyMap<string, number>): Promise<void>;
+  /** The run's counters so far, by method then key. */
+  read(run: string): Promise<Map<string, Map<string, number>>>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly resources: ResourceStore;
   readonly timestamps: TimestampStore;
   /** Events to deliver and the keys that sign them; inside `transaction`, it writes in that transaction. */
   readonly events: EventOutboxStore;
+  /** The live comparison's counters (`run` '' is the unnamed run). */
+  readonly comparisons: ComparisonCounterStore;
   /** Runs `work` atomically: everything it wrote commits together or not at all. */
   transaction<T>(work: (store: Pick<Store, 'resources' | 'timestamps'>) => Promise<T>): Promise<T>;
   /** Every statement the store runs, as it ends (timing for metrics and traces); the function returned stops listening. */

@@ -16,6 +16,7 @@ import { exchange, type Answer, type ExchangeLimits } from './exchange.ts';
 import { parseJsonBytes } from './json-body.ts';
 import { withQuery, type QueryValue } from './query-string.ts';
 import type { CancelSignal } from '../cancellation.ts';
+import type { ListRead, ListRow } from './list-stream.ts';
 
 /**
  * Reads a successful answer itself, for a caller that wants more of v1's bytes than their JSON value (a
@@ -133,6 +134,19 @@ export class V1Client {
     if (bytes === undefined) throw tooLarge(statusCode, this.#limits.maxBytes);
     if (statusCode >= 200 && statusCode < 300) return read(isEmpty(bytes) ? undefined : bytes, statusCode);
     throw fromV1Response(statusCode, textOf(bytes.bytes()), { 'retry-after': answer.headers['retry-after'] });
+  }
+
+  /**
+   * A list's rows as v1 sends them, a batch at a time, never its whole answer (list-stream.ts): for a
+   * reader of whole collections (the import). Its deadline is the client's, for the headers and for
+   * each gap between chunks, not for the whole answer; its size cap is the caller's (`list.maxBytes`).
+   */
+  async *listRows(list: ListRead): AsyncGenerator<ListRow[]> {
+    const send = (path: string, authorization: string) =>
+      this.#pool.request({ origin: this.baseUrl, method: 'GET', path, headers: { authorization, accept: 'application/json' } });
+    // Loaded when first used: the gateway itself never streams a list, so it never loads the streaming parser.
+    const { listRows } = await import('./list-stream.ts');
+    yield* listRows(send, list, this.#limits.timeoutMs);
   }
 
   /** Readiness: v1 answers HTTP at all (any status, even 401, means it is up). */

@@ -91,8 +91,8 @@ export function unreadable(status: number, why: string): ApiError {
 }
 
 /** A v1 answer larger than the gateway takes: it was cut off there, never read whole. */
-export function tooLarge(status: number, maxBytes: number): ApiError {
-  return new ApiError(Code.INTERNAL, `the v1 backend answered more than ${maxBytes} bytes, the most the gateway reads (--v1-max-body-bytes)`, [], {
+export function tooLarge(status: number, maxBytes: number, whose = 'the gateway reads (--v1-max-body-bytes)'): ApiError {
+  return new ApiError(Code.INTERNAL, `the v1 backend answered more than ${maxBytes} bytes, the most ${whose}`, [], {
     upstream: 'v1',
     upstreamStatus: String(status),
     maxBodyBytes: String(maxBytes),

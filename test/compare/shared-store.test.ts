@@ -1,6 +1,7 @@
 /**
  * Replicas that share a PostgreSQL store add up: each counts its own
- * comparisons, and the report any of them serves is the sum.
+ * comparisons, and the report any of them serves is the sum, kept in the
+ * store the replicas were given (its schema), not beside it.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -52,4 +53,6 @@ it('reports the comparisons of every replica, from any of them', async () => {
   }
   expect(seen - before).toBe(5);
   expect(await comparedAt(replicas[1]!.url)).toBe(seen);
+  const kept = await withPg((client) => client.query<{ value: string }>(`select value from ${schema}.v2gw_compare_counters where run = '' and method = $1 and key = 'compared'`, [GET_GROUP]));
+  expect(Number(kept.rows[0]?.value)).toBe(seen);
 });
