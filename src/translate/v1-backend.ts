@@ -90,7 +90,9 @@ export class V1Backend implements BackendPort {
       render,
       maxFanOut: this.#maxFanOut,
       scans: this.#scans,
-      readingMemo: { rendersAlone: (m) => referencesToFill(m, v1Carries).length === 0 },
+      // What a List works out is kept with a reading for the next List given it; with no reading kept past
+      // its request there is none, and keeping would be bookkeeping (a map a reading, keys a stage) for nothing.
+      readingMemo: this.#scans.keeps ? { rendersAlone: (m) => referencesToFill(m, v1Carries).length === 0 } : undefined,
       walks: this.#walks.enabled ? this.#walks : undefined,
       keptTimes: this.#keptTimes ? this.#times : undefined,
     });

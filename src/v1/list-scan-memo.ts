@@ -66,6 +66,11 @@ export class ListScanMemo {
     this.#readings = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: readingBytes });
   }
 
+  /** Whether a reading outlives its request: with a budget of 0 none does, and no List meets one again. */
+  get keeps(): boolean {
+    return this.#readings !== undefined;
+  }
+
   /**
    * readListAnswer's reading of the answer: the one made before when the same bytes were read for the
    * same members, the same `request` (v1's path and query) and the same `scope` (whose answer it is:

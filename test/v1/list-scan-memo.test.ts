@@ -107,6 +107,9 @@ describe('ListScanMemo', () => {
     expect(off.read(body(ROWS), ['id'], [], 'caller-a', LIST)).not.toBe(off.read(body(ROWS), ['id'], [], 'caller-a', LIST));
     const small = new ListScanMemo({ maxBytes: 64 });
     expect(small.read(body(ROWS), ['id'], [], 'caller-a', LIST)).not.toBe(small.read(body(ROWS), ['id'], [], 'caller-a', LIST));
+    // Told to the List, which then keeps no work with a reading no later List can meet.
+    expect(off.keeps).toBe(false);
+    expect(small.keeps).toBe(true);
   });
 
   it('counts in its budget the renderings a List may keep with a reading: twice the body of up to 256 rows', () => {
