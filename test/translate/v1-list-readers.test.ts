@@ -301,6 +301,30 @@ describe('the List\'s speed-ups against the plain reader', () => {
     });
   }
 
+  it('answers the same row objects again for the same bytes, so their documents are made once (and again when a kept time moves)', async () => {
+    const v1 = new FakeV1();
+    const next = prng(7);
+    v1.rows = Array.from({ length: 12 }, (_, serial) => randomRow(next, serial));
+    const renderings = new KeptRenderings();
+    const list = v1List({ source: v1.source(), maxFanOut: 10, scans: new ListScanMemo({ maxBytes: 1 << 20 }), readingMemo: { rendersAlone: () => true, renderings } });
+    const query = readListQuery(mapping, { page_size: '5' }, tokens);
+    const first = await list(mapping, query, context());
+    const second = await list(mapping, query, context());
+    expect(second.rows.length).toBe(5);
+    second.rows.forEach((row, i) => expect(row).toBe(first.rows[i]));
+    let made = 0;
+    const document = (row: Json, times?: ResourceTimes) => renderings.document(row, times, () => ({ made: ++made }));
+    const row = second.rows[0]!;
+    expect(document(row)).toBe(document(row));
+    const moved = { createTime: TIMES[0]!, updateTime: TIMES[2]! };
+    expect(document(row, moved)).toEqual({ made: 2 });
+    expect(document(row, { ...moved })).toEqual({ made: 2 });
+    // A row no memo keeps (a Get's, a plain List's) is converted every time.
+    const loose = { ...row };
+    expect(document(loose)).toEqual({ made: 3 });
+    expect(document(loose)).toEqual({ made: 4 });
+  });
+
   it('is not vacuous: sessions walk several pages, hit kept readings and see rows lacking times', async () => {
     let pagesWithMore = 0;
     let lackingTimes = 0;
