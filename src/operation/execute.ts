@@ -117,10 +117,8 @@ export class OperationRunner {
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);
-        return backend.list(mapping, query, ctx).then(async ({ rows, times, ...page }) => {
-          const items = await stage.render(mapping, rows, ctx, times);
-          return this.#envelope(mapping.name, query.fingerprint, { ...page, items: items.map((item) => asListed(mapping.fields, item)) });
-        });
+        return backend.list(mapping, query, ctx).then(({ rows, times, ...page }) => stage.render(mapping, rows, ctx, times)
+          .then((items) => this.#envelope(mapping.name, query.fingerprint, { ...page, items: items.map((item) => asListed(mapping.fields, item)) })));
       }
       case 'get':
         requireUidp('uid', op.uid);

@@ -22,12 +22,12 @@ export class KeptRenderings {
     if (!this.#kept.has(row)) this.#kept.set(row, null);
   }
 
-  /** The row's document with these times: the one kept, or `make()`'s, kept when the row is. */
-  document(row: Json, times: ResourceTimes | undefined, make: () => Json): Json {
+  /** The row's document with these times: the one kept, or `make`'s, kept when the row is. */
+  document(row: Json, times: ResourceTimes | undefined, make: (row: Json, times: ResourceTimes | undefined) => Json): Json {
     const kept = this.#kept.get(row);
-    if (kept === undefined) return make();
+    if (kept === undefined) return make(row, times);
     if (kept !== null && sameTimes(kept.times, times)) return kept.document;
-    const document = make();
+    const document = make(row, times);
     this.#kept.set(row, { times, document });
     return document;
   }

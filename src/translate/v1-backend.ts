@@ -269,10 +269,8 @@ export class V1Backend implements BackendPort {
   /** The rows as v2 documents, kept times set (`times` when the caller already has them). */
   #documents(mapping: ResourceMapping, rows: readonly Json[], times?: KeptTimesByUid): Json[] | Promise<Json[]> {
     const uidKey = v1UidKey(mapping);
-    const render = (found: KeptTimesByUid | undefined) => rows.map((row) => {
-      const times = found?.get(String(row[uidKey]));
-      return this.#renderings.document(row, times, () => v1Document(mapping, row, times));
-    });
+    const make = (row: Json, times: ResourceTimes | undefined) => v1Document(mapping, row, times);
+    const render = (found: KeptTimesByUid | undefined) => rows.map((row) => this.#renderings.document(row, found?.get(String(row[uidKey])), make));
     if (times) return render(times);
     const lacking = this.#times.lacking(mapping, rows, uidKey);
     // v1 gave every time it should have (a Get, most answers): no store lookup, and no await for one.

@@ -78,12 +78,12 @@ export function withReadingMemo(rendersAlone: (mapping: ResourceMapping) => bool
         // Rows taken whole once a reading, and taken over by a reading made from it: a page asked for again,
         // or cut again from a list changed elsewhere, parses only the rows it has not parsed before, and the
         // rows answered again are the same objects, whose documents are kept (kept-renderings.ts).
-        const whole = rowValues<Json>(memo, `whole\0${mapping.name}`, (at) => listed.whole(at));
-        return page.map((row) => {
-          const taken = whole(row.at);
+        const whole = rowValues<Json>(memo, `whole\0${mapping.name}`, (at) => {
+          const taken = listed.whole(at);
           renderings.keep(taken);
           return taken;
         });
+        return page.map((row) => whole(row.at));
       },
       done(request, listed) {
         // What this reading could take over from the one it was made from is taken: that one may go.
