@@ -153,12 +153,12 @@ export class NativeBackend implements BackendPort {
     return true;
   }
 
-  /** The render stage this port's Lists and custom methods render through, given by the runner built over it. */
+  /** The render stage this port's custom methods render through, given by the runner built over it. */
   renderThrough(render: RenderRows<StoredResource>): void {
     this.#render = render;
   }
 
-  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext): Promise<Page> {
+  async list(mapping: ResourceMapping, { params, filters, order, cursor }: ListQuery, ctx: RequestContext): Promise<Page<StoredResource>> {
     const plan = planFilters(mapping, filters.canonical, await resolveThroughFilters(this.#store.resources, mapping, filters.canonical));
     const stored = storeOrder(mapping, order);
     const after = cursor && cursor.after.length === stored.length ? cursor.after : undefined;
@@ -170,7 +170,7 @@ export class NativeBackend implements BackendPort {
 
     const last = result.rows[result.rows.length - 1];
     const next = result.more && last ? { after: cursorAfter(last, stored), skipped } : undefined;
-    return { items: await this.#rendered(mapping, result.rows, ctx), ...(next ? { next } : {}), total: result.total, skipped };
+    return { rows: result.rows, ...(next ? { next } : {}), total: result.total, skipped };
   }
 
   read(mapping: ResourceMapping, uid: string, _ctx: RequestContext): Promise<StoredResource> {

@@ -79,7 +79,7 @@ export class OperationRunner {
     if (!Array.isArray(rows)) throw new Error(`custom list ${op.method.name} answered no "${list.items}"`);
     const read = (row: Json, field: string) => (field === 'uid' ? list.key(row) : getPath(row, field));
     const window = windowRows(rows as Json[], { order, pageSize: params.pageSize, skip: params.skip, cursor }, read);
-    const page: Page = { items: window.page, total: window.total, skipped: window.skipped, ...(window.next ? { next: window.next } : {}) };
+    const page: RenderedPage = { items: window.page, total: window.total, skipped: window.skipped, ...(window.next ? { next: window.next } : {}) };
     return canonicalResponse(op.method.output, this.#envelope(list.items, fingerprint, page));
   }
 
@@ -97,7 +97,7 @@ export class OperationRunner {
     return { fingerprint, pages: { cursor, seal: (next) => this.#tokens.seal(fingerprint, next) } };
   }
 
-  #envelope(name: string, fingerprint: string, page: Page): Json {
+  #envelope(name: string, fingerprint: string, page: RenderedPage): Json {
     return envelope(name, page.next ? this.#tokens.seal(fingerprint, page.next) : undefined, page);
   }
 
@@ -117,8 +117,8 @@ export class OperationRunner {
     switch (op.kind) {
       case 'list': {
         const query = readListQuery(mapping, op.query, this.#tokens);
-        return backend.list(mapping, query, ctx)
-          .then((page) => this.#envelope(mapping.name, query.fingerprint, { ...page, items: page.items.map((item) => asListed(mapping.fields, item)) }));
+        return backend.list(mapping, query, ctx).then(({ rows, times, ...page }) => stage.render(mapping, rows, ctx, times)
+          .then((items) => this.#envelope(mapping.name, query.fingerprint, { ...page, items: items.map((item) => asListed(mapping.fields, item)) })));
       }
       case 'get':
         requireUidp('uid', op.uid);
@@ -182,8 +182,11 @@ export class OperationRunner {
   }
 }
 
+/** A page as the envelope holds it: its rows rendered. */
+type RenderedPage = Omit<Page, 'rows' | 'times'> & { items: Json[] };
+
 /** The v2 List envelope; `nextPageToken` is left out on the last page, as clients rely on. */
-function envelope(name: string, token: string | undefined, page: Page): Json {
+function envelope(name: string, token: string | undefined, page: RenderedPage): Json {
   const body: Json = { [name]: page.items };
   if (token) body.nextPageToken = token;
   if (page.total !== undefined) body.totalCount = String(page.total);

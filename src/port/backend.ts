@@ -25,7 +25,7 @@ export type KeptTimesByUid = ReadonlyMap<string, ResourceTimes>;
 /**
  * The render stage's entry point, handed to a backend once, when the runner
  * over it is built (`BackendPort.renderThrough`), for where rows it reads must
- * come back rendered (a List's page, a custom method's answer): the rows as
+ * come back rendered (a custom method's answer; a List's page the runner renders): the rows as
  * v2 resources, references filled. `times`: kept times the caller already
  * looked up.
  */
@@ -63,9 +63,11 @@ export interface Created<Row = unknown> {
   readonly once?: Json;
 }
 
-/** One page of a List, before the runner wraps it in the v2 envelope and seals its token. */
-export interface Page {
-  items: Json[];
+/** One page of a List: its rows, which the runner renders, wraps in the v2 envelope and seals the token of. */
+export interface Page<Row = unknown> {
+  rows: readonly Row[];
+  /** The kept times of the page's rows the backend looked up for its reading (translate mode), for their rendering. */
+  times?: KeptTimesByUid | undefined;
   /** Where the next page resumes; absent on the last page. */
   next?: PageCursor;
   /** Every match, when the backend knows it (totalCount is optional in v2). */
@@ -76,10 +78,10 @@ export interface Page {
 
 export interface BackendPort<Row = unknown> {
   readonly rows: RowConversion<Row>;
-  /** The render stage this port's Lists and custom methods render through, given once by the runner built over it (operation/execute.ts). */
+  /** The render stage this port's custom methods render through, given once by the runner built over it (operation/execute.ts). */
   renderThrough(render: RenderRows<Row>): void;
-  /** A page of matching rows, rendered through the render stage. */
-  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page>;
+  /** A page of matching rows (the runner renders them). */
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page<Row>>;
   /** One row by uid; NOT_FOUND when there is none. */
   read(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Row>;
   /** Rows of several kinds by uid, for one rendering (kind → uids); rows gone are left out. */

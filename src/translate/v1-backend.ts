@@ -1,7 +1,7 @@
 /**
  * The v1 adapter of the backend port: v2beta1 operations as v1 calls, for any
  * mapping. List (v1-list/: a plain reader with its speed-ups around it; the
- * page rendered through the render stage), Get (List by id), rows by id
+ * page's rows answered for the runner to render), Get (List by id), rows by id
  * (v1-rows-by-id.ts), Create, Update (read-modify-write of v1's
  * whole-resource PUT) and Delete. Its rows are v1's own; `rows` declares how
  * they become v2 documents, and which rules v1 holds writes to beyond v2's.
@@ -21,6 +21,7 @@ import { IDS_PER_CALL, v1RowsById } from './v1-rows-by-id.ts';
 import { referencesToFill, type Carries } from '../vocabulary/references.ts';
 import { HydrationCache } from './hydration-cache.ts';
 import { WalkCache } from './walk-cache.ts';
+import { KeptRenderings } from './kept-renderings.ts';
 import { v1List, type V1List } from './v1-list/compose.ts';
 import { v1ClientSource } from './v1-list/source.ts';
 import { applyKeptTimes, KeptTimes } from './kept-times.ts';
@@ -57,7 +58,8 @@ export class V1Backend implements BackendPort {
   readonly #walks: WalkCache;
   readonly #scans: ListScanMemo;
   readonly #keptTimes: boolean;
-  #list: V1List | undefined;
+  readonly #list: V1List;
+  readonly #renderings = new KeptRenderings();
   #render: RenderRows<Json> | undefined;
   readonly #times: KeptTimes;
 
@@ -79,27 +81,25 @@ export class V1Backend implements BackendPort {
     this.#times = new KeptTimes(options.times, options.now, options.onKeptTimesLookup);
     this.#scans = options.scans ?? new ListScanMemo({ maxBytes: 0 });
     this.#keptTimes = options.times !== undefined;
-  }
-
-  /** The List is read by v1-list/, composed once around the render stage the runner over this port renders through. */
-  renderThrough(render: RenderRows<Json>): void {
-    this.#render = render;
     // v1's lists are always scanned; a memo of 0 bytes keeps no reading past its request.
     this.#list = v1List({
       source: v1ClientSource(this.#v1),
-      render,
       maxFanOut: this.#maxFanOut,
       scans: this.#scans,
       // What a List works out is kept with a reading for the next List given it; with no reading kept past
       // its request there is none, and keeping would be bookkeeping (a map a reading, keys a stage) for nothing.
-      readingMemo: this.#scans.keeps ? { rendersAlone: (m) => referencesToFill(m, v1Carries).length === 0 } : undefined,
+      readingMemo: this.#scans.keeps ? { rendersAlone: (m) => referencesToFill(m, v1Carries).length === 0, renderings: this.#renderings } : undefined,
       walks: this.#walks.enabled ? this.#walks : undefined,
       keptTimes: this.#keptTimes ? this.#times : undefined,
     });
   }
 
-  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page> {
-    if (!this.#list) throw new Error('the v1 port was given no render stage (renderThrough)');
+  /** The render stage this port's custom methods render through. */
+  renderThrough(render: RenderRows<Json>): void {
+    this.#render = render;
+  }
+
+  list(mapping: ResourceMapping, query: ListQuery, ctx: RequestContext): Promise<Page<Json>> {
     return this.#list(mapping, query, ctx);
   }
 
@@ -269,7 +269,8 @@ export class V1Backend implements BackendPort {
   /** The rows as v2 documents, kept times set (`times` when the caller already has them). */
   #documents(mapping: ResourceMapping, rows: readonly Json[], times?: KeptTimesByUid): Json[] | Promise<Json[]> {
     const uidKey = v1UidKey(mapping);
-    const render = (found: KeptTimesByUid | undefined) => rows.map((row) => v1Document(mapping, row, found?.get(String(row[uidKey]))));
+    const make = (row: Json, times: ResourceTimes | undefined) => v1Document(mapping, row, times);
+    const render = (found: KeptTimesByUid | undefined) => rows.map((row) => this.#renderings.document(row, found?.get(String(row[uidKey])), make));
     if (times) return render(times);
     const lacking = this.#times.lacking(mapping, rows, uidKey);
     // v1 gave every time it should have (a Get, most answers): no store lookup, and no await for one.

@@ -18,6 +18,7 @@ import { v1List, type V1ListOptions } from '../../src/translate/v1-list/compose.
 import type { KeptTimesByUid } from '../../src/port/backend.ts';
 import type { V1ListSource } from '../../src/translate/v1-list/source.ts';
 import { WalkCache } from '../../src/translate/walk-cache.ts';
+import { KeptRenderings } from '../../src/translate/kept-renderings.ts';
 import type { RawQuery } from '../../src/aip/list-request.ts';
 import type { ResourceTimes, TimestampStore } from '../../src/store/types.ts';
 import { AnswerBody } from '../../src/v1/answer-body.ts';
@@ -118,14 +119,30 @@ for (const scans of ['off', 'unkept', 'kept'] as const) {
   }
 }
 
-const render = (kept: KeptTimes | undefined) => async (m: typeof mapping, rows: readonly Json[], _ctx: RequestContext, times?: KeptTimesByUid): Promise<Json[]> => {
+/** A page's rows rendered as the runner renders them over the v1 adapter (its documents of rows the reading memo keeps, kept). */
+const render = (kept: KeptTimes | undefined, renderings: KeptRenderings) => async (m: typeof mapping, rows: readonly Json[], times?: KeptTimesByUid): Promise<Json[]> => {
   // As the backend's renderer does: without times given, it looks up those it keeps.
   if (!times && kept) {
     const lacking = kept.lacking(m, rows, uidKey);
     if (lacking.length > 0) times = await kept.forUids(m, lacking);
   }
-  return rows.map((row) => applyKeptTimes(m, renderV2(m.fields, row), times?.get(String(row[uidKey]))));
+  return rows.map((row) => {
+    const rowTimes = times?.get(String(row[uidKey]));
+    return renderings.document(row, rowTimes, () => applyKeptTimes(m, renderV2(m.fields, row), rowTimes));
+  });
 };
+
+/** A List as the runner answers it: the reader's page, its rows rendered. */
+function renderedList(options: V1ListOptions, kept: KeptTimes | undefined, renderings: KeptRenderings) {
+  const list = v1List(options);
+  const rendered = render(kept, renderings);
+  return async (m: typeof mapping, query: ListQuery, ctx: RequestContext): Promise<RenderedPage> => {
+    const { rows, times, ...page } = await list(m, query, ctx);
+    return { ...page, items: await rendered(m, rows, times) };
+  };
+}
+
+type RenderedPage = Omit<Page, 'rows' | 'times'> & { items: Json[] };
 
 /**
  * A List reader with these wrappers on, over `v1`; `changed` is a write through the gateway (walks
@@ -135,17 +152,17 @@ function readerWith(v1: FakeV1, switches: Switches, store: FakeTimestamps) {
   let clock = 0;
   const kept = switches.keptTimes ? new KeptTimes(store, () => clock) : undefined;
   const walks = switches.walks ? new WalkCache({ ttlMs: 60_000, maxBytes: 16 * 1024 * 1024 }) : undefined;
+  const renderings = new KeptRenderings();
   const options: V1ListOptions = {
     source: v1.source(),
-    render: render(kept),
     maxFanOut: 10,
     scans: switches.scans === 'off' ? undefined : new ListScanMemo({ maxBytes: switches.scans === 'kept' ? 8 * 1024 * 1024 : 0 }),
-    readingMemo: switches.readingMemo ? { rendersAlone: () => true } : undefined,
+    readingMemo: switches.readingMemo ? { rendersAlone: () => true, renderings } : undefined,
     walks,
     keptTimes: kept,
   };
   return {
-    list: v1List(options),
+    list: renderedList(options, kept, renderings),
     changed: () => walks?.invalidate(mapping.name),
     touched: async (uid: string, now: number) => {
       clock = now;
@@ -229,7 +246,7 @@ function randomSession(seed: number): Session {
 }
 
 /** Every page the session asks for (or the error it gets), as a reader with these switches answers it. */
-async function run(session: Session, switches: Switches, filled: boolean): Promise<(Page | string)[]> {
+async function run(session: Session, switches: Switches, filled: boolean): Promise<(RenderedPage | string)[]> {
   const v1 = new FakeV1();
   v1.rows = structuredClone(session.initial);
   const store = new FakeTimestamps();
@@ -238,7 +255,7 @@ async function run(session: Session, switches: Switches, filled: boolean): Promi
   const shapes: ListQuery[] = session.queries.map((q) => readListQuery(mapping, q, tokens));
   const cursors = new Map<number, Page['next']>();
   let serial = 1_000;
-  const answers: (Page | string)[] = [];
+  const answers: (RenderedPage | string)[] = [];
   for (const step of session.steps) {
     if (step.kind === 'change') {
       change(prng(step.seed), v1.rows, () => serial++);
@@ -259,7 +276,7 @@ async function run(session: Session, switches: Switches, filled: boolean): Promi
       const page = await reader.list(mapping, { ...shapes[query]!, cursor }, context());
       cursors.set(query, page.next);
       // Pages are compared as JSON, as they are served.
-      answers.push(JSON.parse(JSON.stringify(page)) as Page);
+      answers.push(JSON.parse(JSON.stringify(page)) as RenderedPage);
     } catch (error) {
       answers.push(`error: ${(error as Error).message}`);
       cursors.delete(query);
@@ -284,6 +301,30 @@ describe('the List\'s speed-ups against the plain reader', () => {
     });
   }
 
+  it('answers the same row objects again for the same bytes, so their documents are made once (and again when a kept time moves)', async () => {
+    const v1 = new FakeV1();
+    const next = prng(7);
+    v1.rows = Array.from({ length: 12 }, (_, serial) => randomRow(next, serial));
+    const renderings = new KeptRenderings();
+    const list = v1List({ source: v1.source(), maxFanOut: 10, scans: new ListScanMemo({ maxBytes: 1 << 20 }), readingMemo: { rendersAlone: () => true, renderings } });
+    const query = readListQuery(mapping, { page_size: '5' }, tokens);
+    const first = await list(mapping, query, context());
+    const second = await list(mapping, query, context());
+    expect(second.rows.length).toBe(5);
+    second.rows.forEach((row, i) => expect(row).toBe(first.rows[i]));
+    let made = 0;
+    const document = (row: Json, times?: ResourceTimes) => renderings.document(row, times, () => ({ made: ++made }));
+    const row = second.rows[0]!;
+    expect(document(row)).toBe(document(row));
+    const moved = { createTime: TIMES[0]!, updateTime: TIMES[2]! };
+    expect(document(row, moved)).toEqual({ made: 2 });
+    expect(document(row, { ...moved })).toEqual({ made: 2 });
+    // A row no memo keeps (a Get's, a plain List's) is converted every time.
+    const loose = { ...row };
+    expect(document(loose)).toEqual({ made: 3 });
+    expect(document(loose)).toEqual({ made: 4 });
+  });
+
   it('is not vacuous: sessions walk several pages, hit kept readings and see rows lacking times', async () => {
     let pagesWithMore = 0;
     let lackingTimes = 0;
@@ -296,7 +337,8 @@ describe('the List\'s speed-ups against the plain reader', () => {
       const memo = new ListScanMemo({ maxBytes: 1 << 20, onLookup: (hit) => (memoHits += hit ? 1 : 0) });
       const v1 = new FakeV1();
       v1.rows = session.initial;
-      const list = v1List({ source: v1.source(), render: render(undefined), maxFanOut: 10, scans: memo, readingMemo: { rendersAlone: () => true } });
+      const renderings = new KeptRenderings();
+      const list = renderedList({ source: v1.source(), maxFanOut: 10, scans: memo, readingMemo: { rendersAlone: () => true, renderings } }, undefined, renderings);
       const query = readListQuery(mapping, session.queries[0]!, tokens);
       await list(mapping, query, context());
       await list(mapping, query, context());

@@ -1,15 +1,16 @@
 /**
  * The List of a v1 list that v1 does not page, read in one place: fetch every row, look up the times v1
- * lacks, keep the rows that match, key them by the order, cut the page's window, render its rows. Each
- * step is a stage (ListStages); `plainStages` is each done plainly, and the speed-ups (with-*.ts) are
- * wrappers that take the stages and give stages back, as undici's interceptors take and give a dispatch.
+ * lacks, keep the rows that match, key them by the order, cut the page's window, take its rows whole
+ * (answered with the times looked up; the runner renders them). Each step is a stage (ListStages);
+ * `plainStages` is each done plainly, and the speed-ups (with-*.ts) are wrappers that take the stages
+ * and give stages back, as undici's interceptors take and give a dispatch.
  * A wrapper changes how a stage is done, never what it answers: test/translate/v1-list-readers.test.ts holds
  * every combination to the plain stages' answers.
  */
 import { sortKey, windowUnordered, type CutWindow, type Keyed, type ReadField } from '../../aip/list-window.ts';
 import { ownValue } from '../../aip/names.ts';
 import type { ScannedRows } from '../../v1/list-body.ts';
-import type { KeptTimesByUid, Page, RenderRows, RequestContext } from '../../port/backend.ts';
+import type { KeptTimesByUid, Page, RequestContext } from '../../port/backend.ts';
 import { withKeptTime } from '../kept-times.ts';
 import type { ListQuery } from '../../port/list-query.ts';
 import type { FieldSpec, ResourceMapping } from '../../vocabulary/resource.ts';
@@ -18,6 +19,8 @@ import { v2PathReader } from '../v1-row.ts';
 import type { Json } from '../../vocabulary/json.ts';
 import type { V1ListSource } from './source.ts';
 
+
+const NO_TIMES: KeptTimesByUid = new Map();
 
 export interface ListRequest extends ListQuery {
   mapping: ResourceMapping;
@@ -46,7 +49,7 @@ export interface Matching {
 }
 
 /** A List's page, and the matching rows it was cut from (for a walk's later pages: with-walks.ts). */
-export interface ListedPage extends Page {
+export interface ListedPage extends Page<Json> {
   matching?: Matching;
 }
 
@@ -59,7 +62,8 @@ export interface ListStages {
   /** The rows the query's filters match, keyed by its order; `read` reads a v2 path off a row. */
   match(request: ListRequest, listed: ListedRows, read: ReadField<Json>): Matching;
   window(request: ListRequest, listed: ListedRows, matching: Matching): CutWindow<ListedRow>;
-  render(request: ListRequest, listed: ListedRows, page: readonly ListedRow[], times: KeptTimesByUid | undefined): Promise<Json[]>;
+  /** The page's rows whole. */
+  page(request: ListRequest, listed: ListedRows, page: readonly ListedRow[]): Json[];
   /** The List is done with `listed`. */
   done(request: ListRequest, listed: ListedRows): void;
 }
@@ -72,8 +76,8 @@ export interface ListReader {
 
 export type ReaderWrapper = (next: ListReader) => ListReader;
 
-/** Each stage done plainly: v1's rows parsed whole, no kept times, every row matched, the window cut, the page rendered. */
-export function plainStages(source: V1ListSource, render: RenderRows<Json>): ListStages {
+/** Each stage done plainly: v1's rows parsed whole, no kept times, every row matched, the window cut, the page's rows taken. */
+export function plainStages(source: V1ListSource): ListStages {
   return {
     async rows({ mapping, filters, ctx }) {
       const rows = await source.all(mapping, filters.v1Query, ctx);
@@ -88,7 +92,7 @@ export function plainStages(source: V1ListSource, render: RenderRows<Json>): Lis
       return { rows, shared: false };
     },
     window: ({ order, params, cursor }, _listed, matching) => windowUnordered(matching.rows, { order, pageSize: params.pageSize, skip: params.skip, cursor }),
-    render: ({ mapping, ctx }, listed, page, times) => render(mapping, page.map((row) => listed.whole(row.at)), ctx, times),
+    page: (_request, listed, page) => page.map((row) => listed.whole(row.at)),
     done() {},
   };
 }
@@ -106,9 +110,10 @@ export function stagedReader(stages: ListStages): ListReader {
       const matching = stages.match(request, listed, v2Reader(mapping, queryPaths(request), times, uidKey));
       const window = stages.window(request, listed, matching);
       const pageTimes = times ?? (lacking.length === 0 ? undefined : await stages.times(request, stages.lacking(request, window.page.map((row) => listed.rows[row.at]!))));
-      const items = await stages.render(request, listed, window.page, pageTimes);
+      const rows = stages.page(request, listed, window.page);
       stages.done(request, listed);
-      return { items, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped, matching };
+      // No row lacking a time: none to look up when the page is rendered.
+      return { rows, times: pageTimes ?? (lacking.length === 0 ? NO_TIMES : undefined), ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped, matching };
     },
   };
 }

@@ -11,14 +11,13 @@ import type { Page } from '../../port/backend.ts';
 import { v1UidKey } from '../../port/registry.ts';
 import type { Json } from '../../vocabulary/json.ts';
 import { v2Reader, type ListRequest } from './reader.ts';
-import type { RenderRows } from '../../port/backend.ts';
 import type { V1ListSource } from './source.ts';
 
 /** Rows asked of v1 per page when v1 pages a list itself; fixed, so a position inside a v1 page stays valid. */
 const V1_PAGE = 100;
 
 /** `maxFanOut`: the most v1 pages one page reads. */
-export async function readV1Paged(source: V1ListSource, render: RenderRows<Json>, maxFanOut: number, { mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page> {
+export async function readV1Paged(source: V1ListSource, maxFanOut: number, { mapping, params, filters, order, cursor, ctx }: ListRequest): Promise<Page<Json>> {
   const paging = mapping.v1.paging!;
   const v1Order = v1OrderFor(order, paging.orderBy);
   let position = cursor ? positionFrom(cursor) : { token: '', index: 0 };
@@ -59,7 +58,7 @@ export async function readV1Paged(source: V1ListSource, render: RenderRows<Json>
   // v1's count holds only when v1 applied every filter; totalCount is optional in v2, so it is left out otherwise.
   const total = !filters.localOnly && (typeof v1Total === 'string' || typeof v1Total === 'number') ? Number(v1Total) : undefined;
   return {
-    items: await render(mapping, page, ctx),
+    rows: page,
     ...(next ? { next: { after: [next.token, next.index], skipped } } : {}),
     ...(total !== undefined ? { total } : {}),
     skipped,

@@ -1,31 +1,24 @@
 /**
  * The reading memo around a List's stages: what a List works out from a scanned reading of v1's list
  * (with-scanner.ts) alone — which rows lack kept times, which match and their keys, the window, the
- * rows rendered — is kept with that reading (translate/reading-memo.ts), so a List answered by the same
- * bytes again works none of it out twice, and one answered by bytes that changed in some rows works out
- * only those rows'. Rows read plainly have no reading, and pass through. Work that depends on a kept time
+ * page's rows whole (their documents kept by translate/kept-renderings.ts) — is kept with that reading
+ * (translate/reading-memo.ts), so a List answered by the same bytes again works none of it out twice,
+ * and one answered by bytes that changed in some rows works out only those rows'. Rows read plainly have no reading, and pass through. Work that depends on a kept time
  * the query reads is not kept: kept times change apart from v1's bytes.
  */
 import { windowCarried, type CutWindow } from '../../aip/list-window.ts';
-import type { ResourceTimes } from '../../store/types.ts';
+import type { KeptRenderings } from '../kept-renderings.ts';
 import type { ScannedRows } from '../../v1/list-body.ts';
 import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from '../reading-memo.ts';
-import { v1UidKey } from '../../port/registry.ts';
 import type { Json } from '../../vocabulary/json.ts';
 import { queryPaths, readsKeptTime, rowMatcher, type ListedRow, type ListedRows, type ListRequest, type StagesWrapper } from './reader.ts';
 
-/** A row's rendering and the kept times it was rendered with. */
-interface Rendered {
-  times: ResourceTimes | undefined;
-  document: Json;
-}
-
-/** A rendering asked for and not yet made (see render). */
-const PENDING: Rendered = { times: undefined, document: {} };
-
-/** `rendersAlone`: whether a mapping's rows render from the row and its kept times alone (no reference to look up). */
-export function withReadingMemo(rendersAlone: (mapping: ResourceMapping) => boolean): StagesWrapper {
+/**
+ * `rendersAlone`: whether a mapping's rows render from the row and its kept times alone (no reference to
+ * look up); `renderings`: where the documents of the rows kept are kept.
+ */
+export function withReadingMemo(rendersAlone: (mapping: ResourceMapping) => boolean, renderings: KeptRenderings): StagesWrapper {
   return (next) => {
     const lacking = (request: ListRequest, rows: readonly Json[], listed?: ListedRows): readonly string[] => {
       const reading = listed?.reading;
@@ -78,30 +71,19 @@ export function withReadingMemo(rendersAlone: (mapping: ResourceMapping) => bool
           return (since && windowCarried(since.value, since.changed, matching.rows.length, windowRequest)) ?? next.window(request, listed, matching);
         });
       },
-      async render(request, listed, page, times) {
+      page(request, listed, page) {
         const { mapping } = request;
         const memo = memoOf(request, listed);
-        if (!memo || !rendersAlone(mapping)) return next.render(request, listed, page, times);
-        // Rows rendered once a reading, and taken over by a reading made from it: a page asked for again, or
-        // cut again from a list changed elsewhere, renders only the rows it has not rendered before. A
-        // rendering serves again only with the same kept times: a write through any replica may move a row's
-        // updateTime without changing v1's bytes.
-        const uidKey = v1UidKey(mapping);
-        const timesOf = (at: number): ResourceTimes | undefined => times?.get(String(listed.rows[at]![uidKey]));
-        const made = new Map<number, Rendered>();
-        const rendered = rowValues<Rendered>(
-          memo,
-          `rendered\0${mapping.name}`,
-          (at) => made.get(at) ?? PENDING,
-          (kept, at) => kept !== PENDING && sameTimes(kept.times, timesOf(at)),
-        );
-        // The rows with no rendering to serve again are rendered together, in one call.
-        const unrendered = page.filter((row) => rendered(row.at) === PENDING);
-        if (unrendered.length > 0) {
-          const documents = await next.render(request, listed, unrendered, times);
-          unrendered.forEach((row, i) => made.set(row.at, { times: timesOf(row.at), document: documents[i]! }));
-        }
-        return page.map((row) => rendered(row.at).document);
+        if (!memo || !rendersAlone(mapping)) return next.page(request, listed, page);
+        // Rows taken whole once a reading, and taken over by a reading made from it: a page asked for again,
+        // or cut again from a list changed elsewhere, parses only the rows it has not parsed before, and the
+        // rows answered again are the same objects, whose documents are kept (kept-renderings.ts).
+        const whole = rowValues<Json>(memo, `whole\0${mapping.name}`, (at) => {
+          const taken = listed.whole(at);
+          renderings.keep(taken);
+          return taken;
+        });
+        return page.map((row) => whole(row.at));
       },
       done(request, listed) {
         // What this reading could take over from the one it was made from is taken: that one may go.
@@ -112,6 +94,3 @@ export function withReadingMemo(rendersAlone: (mapping: ResourceMapping) => bool
   };
 }
 
-function sameTimes(a: ResourceTimes | undefined, b: ResourceTimes | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.createTime === b.createTime && a.updateTime === b.updateTime);
-}

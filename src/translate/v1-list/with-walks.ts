@@ -9,10 +9,9 @@ import { v1UidKey } from '../../port/registry.ts';
 import type { Json } from '../../vocabulary/json.ts';
 import type { WalkCache } from '../walk-cache.ts';
 import type { ReaderWrapper } from './reader.ts';
-import type { RenderRows } from '../../port/backend.ts';
 import type { V1ListSource } from './source.ts';
 
-export function withWalks(walks: WalkCache, source: V1ListSource, render: RenderRows<Json>): ReaderWrapper {
+export function withWalks(walks: WalkCache, source: V1ListSource): ReaderWrapper {
   return (next) => ({
     async list(request) {
       const { mapping, params, order, cursor, fingerprint, ctx } = request;
@@ -30,7 +29,7 @@ export function withWalks(walks: WalkCache, source: V1ListSource, render: Render
       const uidKey = v1UidKey(mapping);
       const byUid = new Map(fetched.map((row) => [String(row[uidKey]), row]));
       const rows = window.page.map((uid) => byUid.get(uid)).filter((row): row is Json => row !== undefined);
-      return { items: await render(mapping, rows, ctx), ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
+      return { rows, ...(window.next ? { next: window.next } : {}), total: window.total, skipped: window.skipped };
     },
   });
 }
