@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { describeModes } from '../support/modes.ts';
 import { TIMESTAMP_MS, aip } from '../support/stack.ts';
+import { nanosOf } from '../support/instant.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,7 +77,7 @@ describeModes('identity providers, account associations, group invites', (stack,
     await pause(5);
     const patched = await client().patch(`/iam/v2beta1/identityProviders/${first.uid}`, { description: 'changed' });
     expect(patched.body.createTime).toBe(first.createTime);
-    expect(patched.body.updateTime > first.updateTime).toBe(true);
+    expect(nanosOf(patched.body.updateTime)).toBeGreaterThan(nanosOf(first.updateTime));
     const byCreate = await client().get('/iam/v2beta1/identityProviders', { 'uidp.ids': [first.uid, second.uid], order_by: 'create_time desc' });
     expect(byCreate.body.identityProviders.map((i: any) => i.name)).toEqual(['newer', 'older']);
     const byUpdate = await client().get('/iam/v2beta1/identityProviders', { 'uidp.ids': [first.uid, second.uid], order_by: 'updateTime desc' });
@@ -112,7 +113,7 @@ describeModes('identity providers, account associations, group invites', (stack,
     expect((await client().get(`/iam/v2beta1/accountAssociations/${uid}`)).body).toEqual(created.body);
     const patched = await client().patch(`/iam/v2beta1/accountAssociations/${uid}`, { description: 'now described' });
     expect(patched.body).toMatchObject({ description: 'now described', amazon: { account: '123456789012' } });
-    expect(patched.body.updateTime >= created.body.updateTime).toBe(true);
+    expect(nanosOf(patched.body.updateTime)).toBeGreaterThanOrEqual(nanosOf(created.body.updateTime));
     expect((await client().delete(`/iam/v2beta1/accountAssociations/${uid}`)).status).toBe(200);
     expect((await client().delete(`/iam/v2beta1/accountAssociations/${uid}`)).status).toBe(200);
     expect((await client().get(`/iam/v2beta1/accountAssociations/${uid}`)).status).toBe(404);

@@ -8,6 +8,7 @@
 import { expect, it } from 'vitest';
 import { describeModes } from '../support/modes.ts';
 import { ROOT_UID, TIMESTAMP_MS, aip } from '../support/stack.ts';
+import { nanosOf } from '../support/instant.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const names = (rows: any[]) => rows.map((row) => row.name);
@@ -43,7 +44,7 @@ describeModes('more v2beta1 resources', (stack) => {
     const patched = await client().patch(path, { oidc: { clientId: 'c2' } });
     expect(patched.body.oidc).toMatchObject({ clientId: 'c2', correlationRule: 'CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID' });
     expect(patched.body.createTime).toBe(idp.createTime);
-    expect(patched.body.updateTime > idp.updateTime).toBe(true);
+    expect(nanosOf(patched.body.updateTime)).toBeGreaterThan(nanosOf(idp.updateTime));
 
     const changed = await client().patch(path, { oidc: { correlationRule: 'CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID' } });
     expect(aip(changed).byType.BadRequest.fieldViolations[0].field).toBe('oidc.correlationRule');

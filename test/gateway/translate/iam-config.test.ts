@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, TIMESTAMP_MS, TOKEN, aip, startStack, type Stack } from '../../support/stack.ts';
+import { nanosOf } from '../../support/instant.ts';
 
 let stack: Stack;
 let v1: Client;
@@ -92,7 +93,7 @@ describe('identity providers', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const patched = await stack.client.patch(`/iam/v2beta1/identityProviders/${first.uid}`, { description: 'changed' });
     expect(patched.body.createTime).toBe(first.createTime);
-    expect(patched.body.updateTime > first.updateTime).toBe(true);
+    expect(nanosOf(patched.body.updateTime)).toBeGreaterThan(nanosOf(first.updateTime));
 
     const byCreate = await stack.client.get('/iam/v2beta1/identityProviders', { 'uidp.ids': [first.uid, second.uid], order_by: 'create_time desc' });
     expect(byCreate.body.identityProviders.map((i: any) => i.name)).toEqual(['newer', 'older']);
@@ -134,7 +135,7 @@ describe('account associations', () => {
 
     const patched = await stack.client.patch(`/iam/v2beta1/accountAssociations/${group}`, { description: 'now described' });
     expect(patched.body).toMatchObject({ description: 'now described', amazon: { account: '123456789012' } });
-    expect(patched.body.updateTime >= created.body.updateTime).toBe(true);
+    expect(nanosOf(patched.body.updateTime)).toBeGreaterThanOrEqual(nanosOf(created.body.updateTime));
 
     expect((await stack.client.delete(`/iam/v2beta1/accountAssociations/${group}`)).status).toBe(200);
     expect((await stack.client.delete(`/iam/v2beta1/accountAssociations/${group}`)).status).toBe(200);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/open.ts';
 import type { Store } from '../../../src/store/types.ts';
 import { TIMESTAMP_MS, startStack, type Stack } from '../../support/stack.ts';
+import { nanosOf } from '../../support/instant.ts';
 
 let stack: Stack;
 let store: Store;
@@ -41,7 +42,7 @@ describe('group times over a v1 that omits them', () => {
     const seenAfter = new Date().toISOString();
     const first = await stack.client.get(`/iam/v2beta1/groups/${org}`);
     expect(first.body.createTime).toMatch(TIMESTAMP_MS);
-    expect(first.body.createTime >= seenAfter.slice(0, 23)).toBe(true);
+    expect(nanosOf(first.body.createTime)).toBeGreaterThanOrEqual(nanosOf(seenAfter));
     expect(first.body.updateTime).toBe(first.body.createTime);
     await pause(5);
     const again = await stack.client.get('/iam/v2beta1/groups', { 'uidp.ids': org });
@@ -55,7 +56,7 @@ describe('group times over a v1 that omits them', () => {
     await pause(5);
     const patched = (await stack.client.patch(`/iam/v2beta1/groups/${created.uid}`, { description: 'later' })).body;
     expect(patched.createTime).toBe(created.createTime);
-    expect(patched.updateTime > created.updateTime).toBe(true);
+    expect(nanosOf(patched.updateTime)).toBeGreaterThan(nanosOf(created.updateTime));
     expect((await stack.client.get(`/iam/v2beta1/groups/${created.uid}`)).body).toEqual(patched);
   });
 
@@ -93,8 +94,8 @@ describe('group times over a v1 that omits them', () => {
     const all = (await stack.client.get('/iam/v2beta1/groups', { 'uidp.children_of': parent, order_by: 'create_time' })).body.groups as Array<{ name: string; createTime: string }>;
     expect(all).toHaveLength(5);
     for (const group of all) {
-      expect(group.createTime >= before.slice(0, 23), group.name).toBe(true);
-      expect(group.createTime <= after, group.name).toBe(true);
+      expect(nanosOf(group.createTime), group.name).toBeGreaterThanOrEqual(nanosOf(before));
+      expect(nanosOf(group.createTime), group.name).toBeLessThanOrEqual(nanosOf(after));
     }
   });
 
@@ -109,7 +110,7 @@ describe('group times over a v1 that omits them', () => {
     await pause(5);
     // v1 is sent the row it has: its list answers the same bytes (it omits times), while a's updateTime moves.
     const patched = (await stack.client.patch(`/iam/v2beta1/groups/${a.uid}`, { description: 'same' })).body;
-    expect(patched.updateTime > b.updateTime).toBe(true);
+    expect(nanosOf(patched.updateTime)).toBeGreaterThan(nanosOf(b.updateTime));
     expect((await list('update_time desc')).map((g) => g.uid)).toEqual([a.uid, b.uid]);
     const byName = await list('name');
     expect(byName.map((g) => g.uid)).toEqual([a.uid, b.uid]);
