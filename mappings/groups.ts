@@ -40,7 +40,7 @@ export default defineResource({
     verified: z.boolean().optional(),
     kind: z.enum(v2Names(ORG_KIND)).optional(),
   }),
-  delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos', 'overlays'] },
+  delete: { refuseWhileParentOf: ['groups', 'identities', 'roles', 'roleBindings', 'identityProviders', 'groupInvites', 'repos', 'overlays', 'subscriptions'] },
   methods: {
     custom: {
       LookupGroup: lookupGroup, RequestGroupAccess: requestGroupAccess, CheckEligibility: checkEligibility,

@@ -96,6 +96,7 @@ describeModes('custom methods and delete rules', (stack) => {
       ['identityProviders', (p) => client().post(`/iam/v2beta1/identityProviders/${p}`, { name: 'held-idp', defaultRole: roles.viewer, oidc: { issuer: 'https://i', clientId: 'c' } })],
       ['groupInvites', (p) => client().post(`/iam/v2beta1/groupInvites/${p}`, { roleUid: roles.viewer, ttl: '60s' })],
       ['repos', (p) => stack().fixtures.repo(p, { name: 'held-repo' })],
+      ['subscriptions', (p) => client().post(`/events/v2beta1/subscriptions/${p}`, { sink: 'https://hooks.example.com/held' })],
     ];
     for (const [kind, make] of holders) {
       const parent = await group(`holds-${kind.toLowerCase()}`);
