@@ -74,6 +74,10 @@ export async function startEvents(settings: EventSettings, wiring: EventsWiring)
       app.get(JWKS_PATH, async () => signer.jwks());
       app.addHook('onListen', async () => {
         baseUrl = ownBaseUrl(app, settings.tlsCert !== undefined);
+        // A receiver verifies a delivery by fetching the issuer's keys: one on this host's loopback only this host can reach.
+        if (!settings.eventsIssuerUrl && LOOPBACK_ORIGIN.test(baseUrl)) {
+          wiring.log.warn({ issuer: baseUrl }, 'events: --events-issuer-url is unset, so deliveries name this loopback address as their issuer; receivers on other hosts cannot fetch its keys to verify them');
+        }
         deliverer.start();
       });
       app.addHook('preClose', async () => {
@@ -82,6 +86,8 @@ export async function startEvents(settings: EventSettings, wiring: EventsWiring)
     },
   };
 }
+
+const LOOPBACK_ORIGIN = /^https?:\/\/(127\.|\[::1\]|localhost)/;
 
 /** The URL the gateway answers on: its scheme and bound address (an unspecified bind address as loopback). */
 function ownBaseUrl(app: FastifyInstance, tls: boolean): string {

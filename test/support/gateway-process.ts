@@ -16,6 +16,8 @@ export interface GatewayProcess {
   client: Client;
   /** What it wrote to stderr so far. */
   stderr: () => string;
+  /** Its log lines (stdout) so far. */
+  stdout: () => string;
 }
 
 const running: ChildProcess[] = [];
@@ -29,7 +31,9 @@ export async function startGatewayProcess(args: readonly string[], env: Record<s
   running.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
+  let stdout = '';
   const lines = createInterface({ input: child.stdout! });
+  lines.on('line', (line) => (stdout += `${line}\n`));
   const address = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 20_000);
     child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before listening: ${stderr}`)));
@@ -39,7 +43,7 @@ export async function startGatewayProcess(args: readonly string[], env: Record<s
       resolve(JSON.parse(line).address);
     });
   });
-  return { child, client: new Client(address), stderr: () => stderr };
+  return { child, client: new Client(address), stderr: () => stderr, stdout: () => stdout };
 }
 
 /** Resolves when the child has exited, at once if it already has. */

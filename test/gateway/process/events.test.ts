@@ -38,6 +38,8 @@ describe('events survive a SIGKILL', () => {
     const team = (await first.client.post(`/iam/v2beta1/groups/${org}`, { name: 'team' })).body;
     expect(team.uid).toBeTruthy();
     await stop(first, 'SIGKILL');
+    // Its issuer is its own loopback address, which no receiver elsewhere can reach: it says so once it listens.
+    expect(first.stdout()).toMatch(/"level":40,.*"issuer":"http:\/\/127\.0\.0\.1:\d+".*--events-issuer-url is unset/);
 
     await receiver.start(sinkPort);
     const second = await startGateway(args);
@@ -83,6 +85,8 @@ describe('replicas on one PostgreSQL database', () => {
       expect(new Set(receiver.received.map((e) => e.id)).size).toBe(writes + 1);
       expect(new Set(receiver.received.map((e) => e.subject)).size).toBe(writes + 1);
       await receiver.stop();
+      // An issuer set: nothing to warn of.
+      expect(a.stdout() + b.stdout()).not.toContain('--events-issuer-url is unset');
     } finally {
       await Promise.all([stop(a), stop(b)]);
     }
