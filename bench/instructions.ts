@@ -100,11 +100,26 @@ function printStages(name: string, file: string, pid: number, total: number): vo
   console.log(`| all | ${thousands(total / requests)} | 100 % |\n`);
 }
 
+/**
+ * The server's probe, asked again (up to three times) when it times out: a List's first answer, before V8
+ * has compiled anything, can take longer under valgrind than a probe waits.
+ */
+async function probePatiently(server: Counted, url: string): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await server.probe(url);
+    } catch (error) {
+      if (tries >= 3 || (error as Error).name !== 'TimeoutError') throw error;
+      process.stderr.write(`bench: ${server.name}: the probe timed out (try ${tries}), asking again\n`);
+    }
+  }
+}
+
 /** A server, fresh, its answer checked once as `npm run bench` checks it, warmed, then counted: instructions per answer. */
 async function count(server: Counted): Promise<number> {
   const running = await server.start();
   try {
-    await server.probe(running.url);
+    await probePatiently(server, running.url);
     const call = await server.call(running.url);
     for (const [phase, n] of [['warm', warm], ['counted', requests]] as const) {
       if (phase === 'counted') zeroCounts(running.child.pid);
