@@ -7,7 +7,10 @@
  * question asked in instructions: CPU time also pays for how the instructions run (cache misses,
  * a larger heap), which this does not see, so read it beside `npm run bench`, not instead of it.
  *
- * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin] [--only <server,…>] [--stages]`.
+ * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin] [--only <server,…>] [--stages] [--gateway-flag <flag>…]`.
+ * `--gateway-flag`: a src/config.ts flag for every gateway counted (repeatable): `--gateway-flag=--list-scan-cache-bytes=0`
+ * counts a List read afresh, the `list` part's figure against the translating floor. `--node-arg`: a Node
+ * flag for every gateway counted, after the image's (repeatable), as `npm run bench` takes it.
  * `--stages`: each gateway's instructions told apart by the stage that spent them (bench/lib/get-stages.ts).
  * Needs valgrind and h2load (`apt-get install valgrind nghttp2-client`). A Get takes ~2 minutes a
  * server under valgrind; a List page is ~10x a Get (use fewer requests).
@@ -44,6 +47,8 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '3' },
     stages: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'gateway-flag': { type: 'string', multiple: true, default: [] },
+    'node-arg': { type: 'string', multiple: true, default: [] },
   },
   strict: true,
 });
@@ -68,7 +73,7 @@ pinSelf(pin);
 const dir = mkdtempSync(join(tmpdir(), 'v2gw-callgrind-'));
 const counted = underCallgrind(dir, (command, args) => pin.command('server', command, args));
 // --stages: V8 writes where it put each compiled function (/tmp/perf-<pid>.map), which names the dump's addresses.
-const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS, ...(values.stages ? ['--perf-basic-prof'] : [])], env: envOf(GATEWAY_ENV), flags: gatewayFlags('info'), launch: counted, timeoutMs: START_MS };
+const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS, ...values['node-arg'], ...(values.stages ? ['--perf-basic-prof'] : [])], env: envOf(GATEWAY_ENV), flags: [...gatewayFlags('info'), ...values['gateway-flag']], launch: counted, timeoutMs: START_MS };
 
 const emulator = await startEmulator(1000, { launch: (command, args) => pin.command('support', command, args) });
 const scenario = scenarioOf(key, emulator.org, emulator.group);
@@ -95,11 +100,26 @@ function printStages(name: string, file: string, pid: number, total: number): vo
   console.log(`| all | ${thousands(total / requests)} | 100 % |\n`);
 }
 
+/**
+ * The server's probe, asked again (up to three times) when it times out: a List's first answer, before V8
+ * has compiled anything, can take longer under valgrind than a probe waits.
+ */
+async function probePatiently(server: Counted, url: string): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await server.probe(url);
+    } catch (error) {
+      if (tries >= 3 || (error as Error).name !== 'TimeoutError') throw error;
+      process.stderr.write(`bench: ${server.name}: the probe timed out (try ${tries}), asking again\n`);
+    }
+  }
+}
+
 /** A server, fresh, its answer checked once as `npm run bench` checks it, warmed, then counted: instructions per answer. */
 async function count(server: Counted): Promise<number> {
   const running = await server.start();
   try {
-    await server.probe(running.url);
+    await probePatiently(server, running.url);
     const call = await server.call(running.url);
     for (const [phase, n] of [['warm', warm], ['counted', requests]] as const) {
       if (phase === 'counted') zeroCounts(running.child.pid);

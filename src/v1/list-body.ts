@@ -18,6 +18,12 @@ import {
 type Json = Record<string, unknown>;
 
 /**
+ * Whether the string skipString skipped last held an escape. Declared before the functions that read
+ * it, so V8 need not check on each read that it has been (a `let` read before its declaration throws).
+ */
+let escaped = false;
+
+/**
  * How a reading made from an earlier one (rereadListAnswer) stands to it: its rows before `same` are the
  * earlier rows at the same index, and its rows from `tail` on are the earlier rows at index − `shift`;
  * the rows between were read from the new bytes.
@@ -236,10 +242,14 @@ function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
 }
 
 /** The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse reads right. */
-function wantedOf(members: readonly string[], presence: readonly string[]): Wanted[] | undefined {
+function wantedOf(members: readonly string[], presence: readonly string[]): WantedSet | undefined {
   const wanted = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
   if (wanted.some((w) => w.name === '__proto__')) return undefined;
-  return wanted.map((w) => ({ ...w, bytes: Buffer.from(w.name, 'utf8') }));
+  // A plain Uint8Array, as the body is read through one: indexing a Buffer subclass is slower.
+  const all = wanted.map((w) => ({ ...w, bytes: new Uint8Array(Buffer.from(w.name, 'utf8')) }));
+  const byLength = new Array<readonly Wanted[] | undefined>(Math.max(0, ...all.map((w) => w.bytes.length)) + 1).fill(undefined);
+  for (const w of all) byLength[w.bytes.length] = [...(byLength[w.bytes.length] ?? []), w];
+  return { all, byLength };
 }
 
 const MINUS = 0x2d;
@@ -251,16 +261,25 @@ const NINE = 0x39;
 /** A member the rows are read for, with its name's bytes to match keys against. */
 interface Wanted {
   name: string;
-  bytes: Buffer;
+  bytes: Uint8Array;
   /** Read for whether it is blank only (see readListAnswer). */
   presence: boolean;
+}
+
+/**
+ * The members the rows are read for, and the same by the length of their names in bytes: most keys of a
+ * row are of a length no wanted member has, and are passed over at one look.
+ */
+interface WantedSet {
+  all: readonly Wanted[];
+  byLength: ReadonlyArray<readonly Wanted[] | undefined>;
 }
 
 /** Gives up on the scan: the body is not of the shape it reads (or not JSON), so the whole parse answers. */
 class Unexpected extends Error {}
 const unexpected = new Unexpected();
 
-function scanAnswer(text: Buffer, wanted: readonly Wanted[]): Json | undefined {
+function scanAnswer(text: Buffer, wanted: WantedSet): Json | undefined {
   // Indexing a plain Uint8Array is faster than indexing a Buffer (a subclass of it).
   const b = new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
   let i = skipSpace(b, b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0);
@@ -302,7 +321,7 @@ function scanAnswer(text: Buffer, wanted: readonly Wanted[]): Json | undefined {
 }
 
 /** The rows of the array at `i`, each an object; -1 when an element is not one (the whole parse says what it is). */
-function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: readonly Wanted[], partial: Json[], spans: number[]): number {
+function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, partial: Json[], spans: number[]): number {
   i = skipSpace(b, i + 1);
   if (b[i] === CLOSE_BRACKET) return i + 1;
   for (;;) {
@@ -313,7 +332,7 @@ function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: readonly Wante
 }
 
 /** The object at `i`, a row: its wanted members pushed to `partial` and its span to `spans`; the index just past it. */
-function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: readonly Wanted[], partial: Json[], spans: number[]): number {
+function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, partial: Json[], spans: number[]): number {
   const start = i;
   const row: Json = {};
   i = skipSpace(b, i + 1);
@@ -342,24 +361,21 @@ function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: readonly Wanted
 }
 
 /** The member a key names, when it is one of `wanted` (the string just skipped, so `escaped` is its own). */
-function wantedMember(b: Uint8Array, text: Buffer, start: number, end: number, wanted: readonly Wanted[]): Wanted | undefined {
-  const length = end - start - 2;
+function wantedMember(b: Uint8Array, text: Buffer, start: number, end: number, wanted: WantedSet): Wanted | undefined {
   if (escaped) {
     // A key spelt with escapes (`"\u0069d"`) is the same key to JSON.parse.
     const key = JSON.parse(text.toString('utf8', start, end)) as string;
-    return wanted.find((w) => w.name === key);
+    return wanted.all.find((w) => w.name === key);
   }
-  for (const member of wanted) {
+  const length = end - start - 2;
+  const candidates = length < wanted.byLength.length ? wanted.byLength[length] : undefined;
+  if (candidates === undefined) return undefined;
+  for (let c = 0; c < candidates.length; c++) {
+    const member = candidates[c]!;
     const bytes = member.bytes;
-    if (bytes.length !== length) continue;
-    let same = true;
-    for (let k = 0; k < length; k++) {
-      if (b[start + 1 + k] !== bytes[k]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return member;
+    let k = 0;
+    while (k < length && b[start + 1 + k] === bytes[k]) k++;
+    if (k === length) return member;
   }
   return undefined;
 }
@@ -421,9 +437,6 @@ function separator(b: Uint8Array, i: number, close: number): number {
   throw unexpected;
 }
 
-/** Whether the string skipString skipped last held an escape. */
-let escaped = false;
-
 /** Index just past the string opening at `i`: no raw control character, only JSON's escapes. */
 function skipString(b: Uint8Array, i: number): number {
   if (b[i] !== QUOTE) throw unexpected;
@@ -480,9 +493,12 @@ function isHex(c: number | undefined): boolean {
 }
 
 function skipSpace(b: Uint8Array, i: number): number {
-  for (;;) {
-    const c = b[i];
+  // Never read past the end (the scan's last call is there): a byte read past it is undefined, and one
+  // such comparison is enough for V8 to compare every byte here, where this is inlined, generically.
+  const n = b.length;
+  for (; i < n; i++) {
+    const c = b[i]!;
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
-    i++;
   }
+  return i;
 }
