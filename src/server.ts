@@ -28,7 +28,7 @@ import { openApiDocument } from './contract/openapi.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { accessLines, accessLogger, createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
-import { lazyRequestLogger } from './transport/rest/request-logger.ts';
+import { lazyChildren } from './transport/rest/request-logger.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
 import { policyStep } from './policy/policy.ts';
@@ -188,9 +188,9 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     logController: new AccessLog(lines),
-    // request.log is made when a request first logs through it: one that succeeds never does.
-    childLoggerFactory: lazyRequestLogger,
   });
+  // request.log is made when a request first logs through it: one that succeeds never does.
+  lazyChildren(app.log);
 
   routedMethods = app.supportedMethods;
 
