@@ -218,12 +218,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   });
 
   installErrorHandling(app);
-  observeHttp(app, metrics);
+  // The span first (tracing on), so a request the load shedding refuses is traced too.
   traceHttp(app, tracing);
   // Probes and metrics answer whatever the load (they log at warn); every other request may be shed.
-  app.addHook('onRequest', (request, _reply, done) => {
-    done(isOperational(request) ? undefined : shed());
-  });
+  observeHttp(app, metrics, (request) => (isOperational(request) ? undefined : shed()));
   // Before the body is read: a refused write writes nothing.
   if (sidecar) app.addHook('onRequest', (request, _reply, done) => done(restRefusal(request.method, request.headers, sidecar)));
   registerHealth(app, ready, backendName(config));
