@@ -27,12 +27,17 @@ const LOGGED_HEADERS = [
 /** Headers whose value is a credential: logged as present, never by value. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key']);
 
+/** The allowlist with each header's credential flag beside it: one lookup of the request's headers per name, no set asked. */
+const LOGGED: ReadonlyArray<readonly [string, boolean]> = LOGGED_HEADERS.map((name) => [name, CREDENTIAL_HEADERS.has(name)]);
+
 function loggedHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const name of LOGGED_HEADERS) {
-    if (headers[name] === undefined) continue;
+  for (let i = 0; i < LOGGED.length; i++) {
+    const [name, credential] = LOGGED[i]!;
+    const value = headers[name];
+    if (value === undefined) continue;
     // Censored here, where the allowlist is applied, so no value ever reaches pino; its redaction stays as a second guard.
-    kept[name] = CREDENTIAL_HEADERS.has(name) ? '[REDACTED]' : headers[name];
+    kept[name] = credential ? '[REDACTED]' : value;
   }
   return kept;
 }

@@ -28,7 +28,7 @@ import { openApiDocument } from './contract/openapi.ts';
 import { v2Routes } from './transport/rest/routes.ts';
 import { accessLines, accessLogger, createLogger } from './log.ts';
 import { AccessLog } from './transport/rest/access-log.ts';
-import { lazyRequestLogger } from './transport/rest/request-logger.ts';
+import { lazyChildren } from './transport/rest/request-logger.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
 import { LoadShedder } from './policy/load-shedding.ts';
 import { policyStep } from './policy/policy.ts';
@@ -188,9 +188,9 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
     frameworkErrors: (error, request, reply) => sendError(reply, request, error),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     logController: new AccessLog(lines),
-    // request.log is made when a request first logs through it: one that succeeds never does.
-    childLoggerFactory: lazyRequestLogger,
   });
+  // request.log is made when a request first logs through it: one that succeeds never does.
+  lazyChildren(app.log);
 
   routedMethods = app.supportedMethods;
 
@@ -218,12 +218,10 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   });
 
   installErrorHandling(app);
-  observeHttp(app, metrics);
+  // The span first (tracing on), so a request the load shedding refuses is traced too.
   traceHttp(app, tracing);
   // Probes and metrics answer whatever the load (they log at warn); every other request may be shed.
-  app.addHook('onRequest', (request, _reply, done) => {
-    done(isOperational(request) ? undefined : shed());
-  });
+  observeHttp(app, metrics, (request) => (isOperational(request) ? undefined : shed()));
   // Before the body is read: a refused write writes nothing.
   if (sidecar) app.addHook('onRequest', (request, _reply, done) => done(restRefusal(request.method, request.headers, sidecar)));
   registerHealth(app, ready, backendName(config));

@@ -125,8 +125,21 @@ function targetOf(pattern: string): string | undefined {
   return /\{([\w.]+)(?:=[^}]*)?\}/.exec(pattern)?.[1];
 }
 
+/** jsonPath's answers by message and proto path: the descriptors never change, and a gRPC call asks for its target's on every call. */
+const JSON_PATHS = new WeakMap<DescMessage, Map<string, string>>();
+
 /** A proto field path (`group.uid`) in JSON names (`group.uid`, `groupUid`), read through the message's descriptors. */
 export function jsonPath(message: DescMessage, protoPath: string): string {
+  let known = JSON_PATHS.get(message);
+  const found = known?.get(protoPath);
+  if (found !== undefined) return found;
+  const path = jsonPathOf(message, protoPath);
+  if (!known) JSON_PATHS.set(message, (known = new Map()));
+  known.set(protoPath, path);
+  return path;
+}
+
+function jsonPathOf(message: DescMessage, protoPath: string): string {
   const names: string[] = [];
   let current: DescMessage | undefined = message;
   for (const part of protoPath.split('.')) {

@@ -22,13 +22,19 @@ export function withQuery(path: string, query: Readonly<Record<string, QueryValu
   return qs ? `${path}?${qs}` : path;
 }
 
-/** What the form encoding leaves as it is. */
-const PLAIN = /^[A-Za-z0-9*\-._]*$/;
+/** Plain characters (what the form encoding leaves as it is) and `/`, which it writes as `%2F`. */
+const PLAIN_OR_SLASH = /^[A-Za-z0-9*\-._/]*$/;
+const SLASHES = /\//g;
 /** What encodeURIComponent leaves as it is but the form encoding does not, and its space. */
 const COMPONENT_ONLY = /[!'()~]|%20/g;
 
-/** One name or value as URLSearchParams writes it. */
+/**
+ * One name or value as URLSearchParams writes it. A value of plain characters and `/` (a v1 id, a UIDP
+ * path) has its slashes replaced, with no encodeURIComponent and no pass for the characters it would
+ * leave that the form encoding does not: regular expressions, which run as compiled code however
+ * warm the function calling them is.
+ */
 export function formEncode(text: string): string {
-  if (PLAIN.test(text)) return text;
+  if (PLAIN_OR_SLASH.test(text)) return text.replace(SLASHES, '%2F');
   return encodeURIComponent(text.toWellFormed()).replace(COMPONENT_ONLY, (c) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
 }

@@ -103,7 +103,7 @@ class UnaryCallOnStream {
 
   start(): void {
     // A stream error (a reset, a protocol error) ends in 'close', handled below; unheard, it would be thrown.
-    this.#stream.on('error', () => {});
+    this.#stream.on('error', ignore);
     this.#stream.once('close', () => {
       if (this.#answered) {
         // The access line and metrics once the answer's last frame has been written (Endings).
@@ -187,9 +187,7 @@ class UnaryCallOnStream {
     this.#answered = true;
     clearTimeout(this.#readTimer);
     const stream = this.#stream;
-    // The caller gone (its stream reset, its session closed): nothing can be written; an answer it never got is CANCELLED.
-    const gone = (): void => this.#call.end(code === Code.OK ? Code.CANCELLED : code);
-    if (stream.destroyed || stream.closed || stream.headersSent) return gone();
+    if (stream.destroyed || stream.closed || stream.headersSent) return this.#gone(code);
     try {
       if (message) {
         stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
@@ -200,9 +198,14 @@ class UnaryCallOnStream {
       }
     } catch {
       // Closed between the check and the write (HTTP/2 throws then): the caller is gone all the same.
-      return gone();
+      return this.#gone(code);
     }
     this.#sent = code;
+  }
+
+  /** The caller gone (its stream reset, its session closed): nothing can be written; an answer it never got is CANCELLED. */
+  #gone(code: CodeNumber): void {
+    this.#call.end(code === Code.OK ? Code.CANCELLED : code);
   }
 }
 
@@ -243,6 +246,9 @@ class Endings {
     this.#log.flush?.();
   };
 }
+
+/** A stream's errors end in its 'close' (handled there); one listener for every stream, not a function made per call. */
+function ignore(): void {}
 
 function envelopeError(problem: EnvelopeProblem): ApiError {
   switch (problem.kind) {

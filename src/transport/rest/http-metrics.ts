@@ -23,14 +23,18 @@ export function routeLabel(request: FastifyRequest): string {
   return request.routeTemplate ?? request.routeOptions.url ?? 'unmatched';
 }
 
-/** Observes every HTTP request Fastify answers (gRPC calls are counted by the gRPC request gate). */
-export function observeHttp(app: FastifyInstance, metrics: GatewayMetrics): void {
+/**
+ * Observes every HTTP request Fastify answers (gRPC calls are counted by the gRPC request gate).
+ * `admit`: the refusal of a request as it arrives (load shedding), asked in the same hook, so a
+ * request runs one onRequest hook fewer; undefined admits it.
+ */
+export function observeHttp(app: FastifyInstance, metrics: GatewayMetrics, admit?: (request: FastifyRequest) => Error | undefined): void {
   app.decorateRequest('routeTemplate', undefined);
   app.decorateRequest('endActive', undefined);
   // Callback hooks, not async ones: no promise per hook on every request.
   app.addHook('onRequest', (request, _reply, done) => {
     request.endActive = metrics.httpStarted();
-    done();
+    done(admit?.(request));
   });
   // A caller that leaves before its answer ends the request too.
   app.addHook('onRequestAbort', (request, done) => {

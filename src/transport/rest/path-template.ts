@@ -59,13 +59,22 @@ export function compileTemplate(source: string, versions: readonly string[] = []
       const found = regex.exec(path);
       if (!found) return undefined;
       const values: Record<string, string> = {};
-      for (const [i, name] of variables.entries()) values[name] = decode(found[i + 1] ?? '').replace(/\/+$/, '');
+      for (let i = 0; i < variables.length; i++) values[variables[i]!] = withoutTrailingSlashes(decode(found[i + 1] ?? ''));
       return values;
     },
   };
 }
 
+/** `text` without the slashes it ends with (as `replace(/\/+$/, '')`, without a regex scanning the whole of it). */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 function decode(text: string): string {
+  // Nothing escaped (an id, a UIDP): nothing to decode.
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {

@@ -12,25 +12,43 @@ import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 
 /** Fastify's `childLoggerFactory`: the child, made on first use. */
 export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  return new LazyChild(logger as unknown as Logger, bindings, options) as unknown as FastifyBaseLogger;
+  const parent = logger as unknown as Logger;
+  return new LazyChild(parent, (b, o) => parent.child(b, o), bindings, options) as unknown as FastifyBaseLogger;
 }
+
+/**
+ * Makes every child of `logger` (Fastify's own, `app.log`) on first use, as lazyRequestLogger does.
+ * Fastify's default child factory calls `logger.child` for each request; a factory of the gateway's own
+ * instead (the `childLoggerFactory` option) has each request's child checked for every logging method,
+ * an array and a closure per request. So the factory stays Fastify's and the laziness moves to the
+ * logger it calls.
+ */
+export function lazyChildren(logger: FastifyBaseLogger): void {
+  const parent = logger as unknown as Logger;
+  const eager = parent.child.bind(parent);
+  parent.child = ((bindings: Bindings, options?: ChildLoggerOptions) => new LazyChild(parent, eager, bindings, options ?? {})) as unknown as Logger['child'];
+}
+
+type MakeChild = (bindings: Bindings, options: ChildLoggerOptions) => Logger;
 
 type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 class LazyChild {
   readonly #parent: Logger;
+  readonly #make: MakeChild;
   readonly #bindings: Bindings;
   readonly #options: ChildLoggerOptions;
   #child: Logger | undefined;
 
-  constructor(parent: Logger, bindings: Bindings, options: ChildLoggerOptions) {
+  constructor(parent: Logger, make: MakeChild, bindings: Bindings, options: ChildLoggerOptions) {
     this.#parent = parent;
+    this.#make = make;
     this.#bindings = bindings;
     this.#options = options;
   }
 
   #made(): Logger {
-    return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
+    return (this.#child ??= this.#make(this.#bindings, this.#options));
   }
 
   #log(method: LogMethod, args: unknown[]): void {

@@ -4,7 +4,7 @@
  * them, literal templates rank first, and one table serves the GA version.
  */
 import { describe, expect, it } from 'vitest';
-import { byRank, compileTemplate } from '../../../src/transport/rest/path-template.ts';
+import { byRank, compileTemplate, withoutTrailingSlashes } from '../../../src/transport/rest/path-template.ts';
 
 const VERSIONS = ['v2beta1', 'v2'];
 const match = (template: string, path: string) => compileTemplate(template, VERSIONS).match(path);
@@ -53,3 +53,12 @@ describe('path templates', () => {
     ]);
   });
 });
+
+describe('withoutTrailingSlashes', () => {
+  it('drops the slashes a path ends with, as /\/+$/ does, and nothing else', () => {
+    for (const text of ['', '/', '//', 'a', 'a/', 'a//', '/a/b', '/a/b///', 'a/%2F', '%2F/']) {
+      expect(withoutTrailingSlashes(text), text).toBe(text.replace(/\/+$/, ''));
+    }
+  });
+});
+

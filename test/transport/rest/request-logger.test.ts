@@ -7,7 +7,7 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/log.ts';
-import { lazyRequestLogger } from '../../../src/transport/rest/request-logger.ts';
+import { lazyChildren, lazyRequestLogger } from '../../../src/transport/rest/request-logger.ts';
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -71,9 +71,14 @@ describe('lazy request logger in Fastify', () => {
     close = undefined;
   });
 
-  it('logs a failed request with its id and without its credential, and a quiet route not at all', async () => {
+  // The gateway's way (lazyChildren on Fastify's own logger, Fastify's factory) and the factory option.
+  it.each([['lazyChildren', true], ['childLoggerFactory', false]])('logs a failed request with its id and without its credential, and a quiet route not at all (%s)', async (_how, children) => {
     const { written, logger } = captured('info');
-    const app = Fastify({ loggerInstance: logger, childLoggerFactory: lazyRequestLogger, disableRequestLogging: true, genReqId: () => 'req-42' });
+    const app = children
+      ? Fastify({ loggerInstance: logger, disableRequestLogging: true, genReqId: () => 'req-42' })
+      : Fastify({ loggerInstance: logger, childLoggerFactory: lazyRequestLogger, disableRequestLogging: true, genReqId: () => 'req-42' });
+    if (children) lazyChildren(app.log);
+    const made = vi.spyOn(logger, 'child');
     app.get('/fails', async (request) => {
       request.log.warn({ req: { headers: request.headers } }, 'about to fail');
       throw new Error('no');
@@ -87,6 +92,8 @@ describe('lazy request logger in Fastify', () => {
     written.length = 0; // Fastify's own line on listening
     expect((await fetch(`${url}/quiet`)).status).toBe(200);
     expect(written).toHaveLength(0);
+    // No pino child for a request that logged nothing (Fastify's own logger is made before the spy).
+    if (children) expect(made).not.toHaveBeenCalled();
     expect((await fetch(`${url}/fails`, { headers: { authorization: 'Bearer sk-never-1' } })).status).toBe(500);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const lines = written.map((line) => JSON.parse(line) as Record<string, unknown>);
