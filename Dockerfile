@@ -32,11 +32,17 @@ FROM node:24-slim
 # --max-semi-space-size=4: V8's young generation capped at two 4 MB semi-spaces instead of growing to
 # 16-32 MB each, which it keeps once grown: ~20 MB less RSS idle and 20-100 MB less at the peak under
 # load, for more frequent (smaller) scavenges. Measured with `npm run bench` (bench/README.md, Memory).
+# --max-old-space-size=2000: a heap limit under 2 GiB is what makes V8 grow its old generation by at
+# most ~2x of what survived its last full collection (at 2 GiB and over, on a host or container with
+# 4 GiB or more, it grows by up to 4x when collections look slow next to the allocation rate, as on a
+# busy machine), so a busy gateway holds about the same heap at any rate. Not a tighter limit: below
+# ~1.6x, Lists pay in full collections. The gateway's own heap is far below it (its stores keep their
+# rows outside V8's heap, its caches are bounded in bytes) (bench/README.md, Memory under churn).
 # MALLOC_ARENA_MAX=2: glibc gives each thread that mallocs (V8's compiler and GC workers) an arena of
 # its own, and keeps what it freed there; two arenas idle ~3 MB lower, at the same CPU per request
 # (bench/README.md, Memory).
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-semi-space-size=4 \
+    NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=2000" \
     MALLOC_ARENA_MAX=2 \
     V2GW_HOST=0.0.0.0 \
     V2GW_PORT=8080 \

@@ -6,13 +6,16 @@
  * flight, make a mix of List, Get, Create, masked PATCH and Delete of groups, roles and identities under
  * one organisation for `--seconds`; each caller keeps at most a few of each kind alive (a Create when it
  * has none, a Delete when it has its fill), so the data the gateway sees stays about the same size and
- * its memory should too. The gateway's RSS is sampled every `--sample-seconds`. Then `--kept` groups are
- * created and kept, with no other load, and the RSS they add is told per group: what memory grows by
- * with the data v1 holds. Every answer must be a 2xx; any other is counted and fails the run.
+ * its memory should too. The gateway's RSS is sampled every `--sample-seconds`, and its CPU time over the
+ * churn is told per answer (what a memory setting costs in collections). Then `--kept` groups, roles and
+ * identities, one kind after the other, are created and kept, with no other load, and the RSS each kind
+ * adds is told per resource: what memory grows by with the data v1 holds. Every answer must be a 2xx;
+ * any other is counted and fails the run.
  */
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
+import { snapshot, spent } from './lib/cpu.ts';
 import { MIB, resident } from './lib/memory.ts';
 import { bytesPerResource, gauge, samplesTable, soakVerdict, SOAK_GOALS, type Sample } from './lib/soak-report.ts';
 import { startEmulator, startGateway } from './lib/stack.ts';
@@ -43,6 +46,7 @@ for (const [flag, n, most] of [['--seconds', seconds, 86_400], ['--callers', cal
 const FILL = 4;
 const KINDS = ['groups', 'roles', 'identities'] as const;
 type Kind = (typeof KINDS)[number];
+const KIND_NAMES: Record<Kind, string> = { groups: 'group', roles: 'role', identities: 'identity' };
 
 const emulator = await startEmulator(100);
 const gateway = await startGateway('gateway', emulator.url, { nodeArgs: [...GATEWAY_NODE_ARGS, ...values['node-arg']], env: envOf(GATEWAY_ENV), flags: [...gatewayFlags('info'), ...values['gateway-flag']] });
@@ -115,9 +119,11 @@ async function sample(): Promise<void> {
 }
 try {
   await sample();
+  const cpuBefore = snapshot({ gateway: gateway.child.pid });
   const sampler = setInterval(() => void sample(), sampleSeconds * 1000);
   await Promise.all(Array.from({ length: callers }, () => caller(started + seconds * 1000)));
   clearInterval(sampler);
+  const cpu = spent(cpuBefore, snapshot({ gateway: gateway.child.pid }));
   await sample();
   const verdict = soakVerdict(samples);
   console.log(`Soak: ${seconds} s, ${callers} callers, ${answered} answers (${Math.round(answered / seconds)}/s), mixed List, Get, Create, masked PATCH and Delete of groups, roles and identities under one organisation.\n`);
@@ -125,15 +131,18 @@ try {
   console.log(`\n| figure | measured | goal | met |\n|:--|--:|--:|:--|`);
   console.log(`| gateway RSS at the end | ${verdict.endMib.toFixed(1)} MiB | ≤ ${SOAK_GOALS.endMib} MiB | ${verdict.endMet ? 'met' : 'NOT met'} |`);
   console.log(`| growth over the last ${verdict.windowSeconds} s (end less the least sample) | ${verdict.lastWindowGrowthMib.toFixed(1)} MiB | ≤ ${SOAK_GOALS.lastMinuteGrowthMib} MiB | ${verdict.flat ? 'flat' : 'NOT flat'} |`);
+  console.log(`| gateway CPU per answer over the churn | ${((cpu.seconds.gateway! / answered) * 1e6).toFixed(0)} µs (${cpu.seconds.gateway!.toFixed(1)} s) | | |`);
   if (kept > 0) {
-    const before = resident(gateway.child.pid).rssBytes;
-    for (let i = 0; i < kept; i += callers) {
-      await Promise.all(Array.from({ length: Math.min(callers, kept - i) }, () => call('POST', `/iam/v2beta1/groups/${org}`, created('groups'))));
+    for (const kind of KINDS) {
+      const before = resident(gateway.child.pid).rssBytes;
+      for (let i = 0; i < kept; i += callers) {
+        await Promise.all(Array.from({ length: Math.min(callers, kept - i) }, () => call('POST', `/iam/v2beta1/${kind}/${org}`, created(kind))));
+      }
+      // Lists of the grown organisation, so what the gateway holds per row read is counted too.
+      for (let i = 0; i < 50; i++) await call('GET', `/iam/v2beta1/${kind}?uidp.children_of=${org}&page_size=50`);
+      const after = resident(gateway.child.pid).rssBytes;
+      console.log(`| RSS per ${KIND_NAMES[kind]} kept (${kept} created and kept, then listed) | ${(bytesPerResource(before, after, kept) / 1024).toFixed(2)} KiB (${(before / MIB).toFixed(1)} → ${(after / MIB).toFixed(1)} MiB) | | |`);
     }
-    // Lists of the grown organisation, so what the gateway holds per row read is counted too.
-    for (let i = 0; i < 50; i++) await call('GET', `/iam/v2beta1/groups?uidp.children_of=${org}&page_size=50`);
-    const after = resident(gateway.child.pid).rssBytes;
-    console.log(`| RSS per group kept (${kept} created and kept, then listed) | ${(bytesPerResource(before, after, kept) / 1024).toFixed(2)} KiB (${(before / MIB).toFixed(1)} → ${(after / MIB).toFixed(1)} MiB) | | |`);
   }
   if (statuses.size > 0) {
     console.log(`\nAnswers other than 2xx: ${JSON.stringify(Object.fromEntries(statuses))}`);

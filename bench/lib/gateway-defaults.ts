@@ -1,12 +1,12 @@
 /**
  * How every benchmark gateway runs unless told otherwise: as the image and `npm start` run it (Node's
- * young generation capped, two malloc arenas), its access lines made and thrown away, no load shedding
+ * young generation capped, its heap limit under 2 GiB, two malloc arenas), its access lines made and thrown away, no load shedding
  * (the floor has none, and a gateway refusing calls on a busy machine would measure the policy, not the
  * cost). `npm run bench` and `npm run bench:warmup` both start their gateways so.
  */
 
 /** Node flags (the Dockerfile's NODE_OPTIONS, package.json's start). */
-export const GATEWAY_NODE_ARGS: readonly string[] = ['--max-semi-space-size=4'];
+export const GATEWAY_NODE_ARGS: readonly string[] = ['--max-semi-space-size=4', '--max-old-space-size=2000'];
 
 /** Environment added, as `KEY=VALUE` (the Dockerfile's, and npm start's default). */
 export const GATEWAY_ENV: readonly string[] = ['MALLOC_ARENA_MAX=2'];

@@ -19,10 +19,8 @@ function runtimeEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   const joined = runtimeStage.replace(/\\\n\s*/g, ' ');
   for (const line of joined.split('\n').filter((l) => l.startsWith('ENV '))) {
-    for (const pair of line.slice(4).trim().split(/\s+/)) {
-      const [key, ...value] = pair.split('=');
-      env[key!] = value.join('=');
-    }
+    // KEY=value or KEY="a value with spaces".
+    for (const [, key, quoted, plain] of line.slice(4).matchAll(/(\w+)=(?:"([^"]*)"|(\S*))/g)) env[key!] = quoted ?? plain!;
   }
   return env;
 }
@@ -81,6 +79,17 @@ describe('Dockerfile', () => {
     const semiSpaceMb = Number(/--max-semi-space-size=(\d+)/.exec(nodeOptions)?.[1]);
     expect(await sizeWith(nodeOptions)).toBeLessThanOrEqual(2 * semiSpaceMb * 2 ** 20);
     expect(await sizeWith('')).toBeGreaterThan(2 * semiSpaceMb * 2 ** 20);
+  });
+
+  it('runs Node with a heap limit under 2 GiB, where V8 bounds its old generation\'s growth below 4x', async () => {
+    const nodeOptions = runtimeEnv().NODE_OPTIONS ?? '';
+    const script = "console.log(require('node:v8').getHeapStatistics().heap_size_limit)";
+    const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, NODE_OPTIONS: nodeOptions }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    await once(child, 'exit');
+    // The limit counts the young generation too: under 2 GiB with it, the old generation's is under 2 GiB as well.
+    expect(Number(out.trim())).toBeLessThan(2048 * 2 ** 20);
   });
 
   it('builds from what its build stage copies, and the build it runs starts', { timeout: 60_000 }, () => {
