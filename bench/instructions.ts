@@ -21,7 +21,8 @@
  * request (`--compare-sample 1`) with a candidate whose answers equal its own, or differ in one field (each
  * candidate a gateway over a v1 of its own with the same rows, not counted, beside the load generator);
  * each read against the gateway off: the instructions a compared request adds to the one it compares.
- * With `--before`, both gateways compare with the first kind named. Loaded at 8 connections, not 50.
+ * With `--before`, both gateways compare with the first kind named (`--only "gateway REST"`: REST alone).
+ * Loaded at 8 connections, not 50.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -194,7 +195,7 @@ async function againstFloors(): Promise<void> {
   ];
   // --compare: the REST gateway off, and comparing with each kind of candidate, read against it off.
   if (compareKinds.length > 0) {
-    all.splice(0, all.length, gateway('gateway REST', 'REST'), ...compareKinds.map((kind) => ({ ...gateway(`gateway REST comparing, ${kind === 'equal' ? 'equal answers' : 'answers differ in one field'}`, 'REST', { flags: comparing(kind) }), floor: 'gateway REST' })));
+    all.splice(0, all.length, gateway('gateway REST', 'REST'), ...compareKinds.map((kind) => ({ ...gateway(`gateway REST compared (${kind === 'equal' ? 'equal answers' : 'answers differ in one field'})`, 'REST', { flags: comparing(kind) }), floor: 'gateway REST' })));
   }
   const servers = all.filter(({ name }) => values.only === undefined || values.only.split(',').includes(name));
   const perAnswer = new Map<string, number>();
@@ -216,6 +217,7 @@ async function againstCommit(commit: string): Promise<void> {
     console.log(`| ${scenario.name}, instructions per answer | ${label}: median (each) | this checkout: median (each) | change | |`);
     console.log('|:--|--:|--:|--:|:--|');
     for (const protocol of ['REST', 'gRPC'] as const) {
+      if (values.only !== undefined && !values.only.split(',').includes(`gateway ${protocol}`)) continue;
       const flags = compareKinds[0] ? comparing(compareKinds[0]) : [];
       const builds = {
         before: gateway(`gateway ${protocol} at ${label}`, protocol, { root: worktree.path, built: true, flags }),
