@@ -34,6 +34,8 @@ interface CallPlan {
 }
 
 const VARIABLE = /\{([\w.]+)(?:=[^}]*)?\}/g;
+/** Text encodeURIComponent leaves as it is, segment by segment (a UIDP is hex and `/`). */
+const UNRESERVED = /^[\w\-~/]*$/;
 
 /** Each method's rule, decoded from its options once; undefined when it has none. */
 const plans = new WeakMap<DescMethod, CallPlan | null>();
@@ -74,7 +76,7 @@ export function httpCall(method: DescMethod, request: Json): HttpCall {
     }
     const value = String(take(rest, part.names) ?? '');
     if (dotSegments(value)) throw new Error(`${part.variable} holds a '.' or '..' path segment`);
-    path += value.split('/').map(encodeURIComponent).join('/');
+    path += UNRESERVED.test(value) ? value : value.split('/').map(encodeURIComponent).join('/');
   }
   let body: Json | undefined;
   if (plan.body === '*') body = rest;
@@ -108,6 +110,8 @@ function pathVariables(method: DescMethod): readonly (readonly string[])[] {
 }
 
 function dotSegments(value: string): boolean {
+  // No `.` and no `%` (nothing that decodes to one): no segment can be `.` or `..`, however many times it is decoded.
+  if (!value.includes('.') && !value.includes('%')) return false;
   let text = value;
   for (let i = 0; i < 4; i++) {
     if (text.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) return true;
