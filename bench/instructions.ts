@@ -19,6 +19,13 @@
  * against this checkout's, over REST and gRPC, each counted `--repeat` times in alternating order
  * (bench/lib/instruction-ab.ts): what a change did to a Get, told apart from the few % a single
  * count moves by. No floors are counted then.
+ *
+ * `--compare equal[,differ]` (the Get): the REST gateway counted with comparison off, then comparing every
+ * request (`--compare-sample 1`) with a candidate whose answers equal its own, or differ in one field (each
+ * candidate a gateway over a v1 of its own with the same rows, not counted, beside the load generator);
+ * each read against the gateway off: the instructions a compared request adds to the one it compares.
+ * With `--before`, both gateways compare with the first kind named (`--only "gateway REST"`: REST alone).
+ * Loaded at 2 connections, not 50.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +56,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'gateway-flag': { type: 'string', multiple: true, default: [] },
     'node-arg': { type: 'string', multiple: true, default: [] },
+    compare: { type: 'string' },
   },
   strict: true,
 });
@@ -59,11 +67,14 @@ const warm = Number(values.warm);
 for (const [flag, n] of [['--requests', requests], ['--warm', warm]] as const) {
   if (!Number.isInteger(n) || n < 50 || n > 1_000_000) throw new Error(`${flag}: expected 50..1000000, got ${n}`);
 }
+const compareKinds = values.compare === undefined ? [] : values.compare.split(',');
+if (compareKinds.some((kind) => kind !== 'equal' && kind !== 'differ') || (compareKinds.length > 0 && key !== 'get')) throw new Error('--compare: equal and/or differ, with the get scenario');
 const repeat = Number(values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new Error(`--repeat: expected 1..20, got ${values.repeat}`);
 if (!callgrindAvailable() || !h2loadAvailable()) throw new Error('bench:instructions needs valgrind and h2load (apt-get install valgrind nghttp2-client)');
 
-const CONNECTIONS = 50;
+// A comparing gateway under valgrind at 50 or 8 connections reset some of them (h2load: "stream failed or reset"): 2.
+const CONNECTIONS = compareKinds.length > 0 ? 2 : 50;
 // A server under valgrind runs ~50x slower: minutes to start, minutes per few thousand answers.
 const START_MS = 300_000;
 const LOAD_MS = 3_600_000;
@@ -75,7 +86,17 @@ const counted = underCallgrind(dir, (command, args) => pin.command('server', com
 // --stages: V8 writes where it put each compiled function (/tmp/perf-<pid>.map), which names the dump's addresses.
 const gatewayOptions = { nodeArgs: [...GATEWAY_NODE_ARGS, ...values['node-arg'], ...(values.stages ? ['--perf-basic-prof'] : [])], env: envOf(GATEWAY_ENV), flags: [...gatewayFlags('info'), ...values['gateway-flag']], launch: counted, timeoutMs: START_MS };
 
-const emulator = await startEmulator(1000, { launch: (command, args) => pin.command('support', command, args) });
+const support = (command: string, args: string[]) => pin.command('support', command, args);
+// --compare: the candidates' v1 must hold the same rows (bench/emulator-process.ts --same-data).
+const emulator = await startEmulator(1000, { launch: support, sameData: compareKinds.length > 0 });
+const candidates = new Map<string, { url: string; stop: () => Promise<void> }>();
+for (const kind of compareKinds) {
+  const v1 = await startEmulator(1000, { launch: support, sameData: true, ...(kind === 'differ' ? { descriptionSuffix: ' (as the candidate has it)' } : {}) });
+  const candidate = await startGateway(`candidate-${kind}`, v1.url, { nodeArgs: [...GATEWAY_NODE_ARGS], env: envOf(GATEWAY_ENV), flags: gatewayFlags('info'), launch: support });
+  candidates.set(kind, { url: candidate.url, stop: async () => { await candidate.child.stop(); await v1.child.stop(); } });
+}
+/** A gateway's flags to compare every request with the `kind` candidate (a differing answer asked once, not read again). */
+const comparing = (kind: string): string[] => ['--compare-with', candidates.get(kind)!.url, '--compare-sample', '1', ...(kind === 'differ' ? ['--compare-retry-ms', '0'] : [])];
 const scenario = scenarioOf(key, emulator.org, emulator.group);
 const rest = (url: string): H2loadCall => ({ url, headers: { authorization: AUTHORIZATION }, http1: true });
 // Probes, and the size every OK gRPC answer has (h2load does not read trailers: a call with no message failed), by grpc-js.
@@ -89,6 +110,8 @@ interface Counted {
   call: (url: string) => Promise<H2loadCall>;
   /** Its instructions told apart by stage (--stages), from the dump. */
   stages?: boolean;
+  /** What it says of itself once counted (a comparing gateway: its comparisons' counts). */
+  after?: (url: string) => Promise<string>;
 }
 
 /** Stages of one dump, as rows of a markdown table (instructions per answer, share of the whole). */
@@ -131,6 +154,7 @@ async function count(server: Counted): Promise<number> {
       }
     }
     const { instructions, file } = await dumpCounts(dir, running.child.pid);
+    if (server.after) process.stderr.write(`bench: ${server.name}: ${await server.after(running.url)}\n`);
     if (server.stages && values.stages) printStages(server.name, file, running.child.pid, instructions);
     return instructions / requests;
   } finally {
@@ -139,11 +163,19 @@ async function count(server: Counted): Promise<number> {
 }
 
 /** The gateway (of this checkout, or of `root`, built) counted over REST or gRPC. */
-function gateway(name: string, protocol: 'REST' | 'gRPC', options: Pick<GatewayOptions, 'root' | 'built'> = {}): Counted {
-  const start = () => startGateway(name, emulator.url, { ...gatewayOptions, ...options });
+function gateway(name: string, protocol: 'REST' | 'gRPC', options: Pick<GatewayOptions, 'root' | 'built' | 'flags'> = {}): Counted {
+  const start = () => startGateway(name, emulator.url, { ...gatewayOptions, ...options, flags: [...gatewayOptions.flags, ...(options.flags ?? [])] });
+  const after = options.flags?.includes('--compare-with') ? { after: comparisonCounts } : {};
   return protocol === 'REST'
-    ? { name, start, stages: true, probe: (url) => probeRest(name, url, scenario), call: async (url) => rest(`${url}${scenario.restPath}`) }
-    : { name, start, stages: true, probe: (url) => probeGrpc(name, url, scenario, probing), call: grpc };
+    ? { name, start, stages: true, ...after, probe: (url) => probeRest(name, url, scenario), call: async (url) => rest(`${url}${scenario.restPath}`) }
+    : { name, start, stages: true, ...after, probe: (url) => probeGrpc(name, url, scenario, probing), call: grpc };
+}
+
+/** A comparing gateway's counts (every warm and counted answer, and the probe): a dropped comparison was not counted. */
+async function comparisonCounts(url: string): Promise<string> {
+  const report = await (await fetch(`${url}/_gateway/compare/report`)).json() as { methods: Array<Record<string, number>> };
+  const sum = (key: string) => report.methods.reduce((n, m) => n + (m[key] ?? 0), 0);
+  return `compared ${sum('compared')} (equal ${sum('equal')}), dropped ${sum('dropped')}, unanswered ${sum('errors')}`;
 }
 
 /** An HTTP/1.1 floor (bench/lib/stack.ts, FLOORS), asked v1's own question. */
@@ -181,6 +213,10 @@ async function againstFloors(): Promise<void> {
     },
     { ...gateway('gateway gRPC', 'gRPC'), floor: 'floor gRPC translating' },
   ];
+  // --compare: the REST gateway off, and comparing with each kind of candidate, read against it off.
+  if (compareKinds.length > 0) {
+    all.splice(0, all.length, gateway('gateway REST', 'REST'), ...compareKinds.map((kind) => ({ ...gateway(`gateway REST compared (${kind === 'equal' ? 'equal answers' : 'answers differ in one field'})`, 'REST', { flags: comparing(kind) }), floor: 'gateway REST' })));
+  }
   const servers = all.filter(({ name }) => values.only === undefined || values.only.split(',').includes(name));
   const perAnswer = new Map<string, number>();
   console.log(`| server (${scenario.name}) | instructions per answer | floor of its protocol | ratio |`);
@@ -201,9 +237,11 @@ async function againstCommit(commit: string): Promise<void> {
     console.log(`| ${scenario.name}, instructions per answer | ${label}: median (each) | this checkout: median (each) | change | |`);
     console.log('|:--|--:|--:|--:|:--|');
     for (const protocol of ['REST', 'gRPC'] as const) {
+      if (values.only !== undefined && !values.only.split(',').includes(`gateway ${protocol}`)) continue;
+      const flags = compareKinds[0] ? comparing(compareKinds[0]) : [];
       const builds = {
-        before: gateway(`gateway ${protocol} at ${label}`, protocol, { root: worktree.path, built: true }),
-        now: gateway(`gateway ${protocol}`, protocol),
+        before: gateway(`gateway ${protocol} at ${label}`, protocol, { root: worktree.path, built: true, flags }),
+        now: gateway(`gateway ${protocol}`, protocol, { flags }),
       };
       const counts = { before: [] as number[], now: [] as number[] };
       for (const which of countingOrder('before' as const, 'now' as const, repeat)) counts[which].push(await count(builds[which]));
@@ -220,6 +258,7 @@ try {
   if (values.before) await againstCommit(values.before);
   else await againstFloors();
 } finally {
+  for (const candidate of candidates.values()) await candidate.stop();
   await emulator.child.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -20,9 +20,9 @@
  *   list-churn the same (REST) with v1 changing a group after each answer, so no answer is the one before it
  *   walk       a walk of `walk-groups` in pages of 50, walk cache on and off
  *   native     the gateway in native mode (SQLite) under the Get and List loads
- *   compare    the Get with side-by-side comparison (--compare-with a second, healthy gateway) on and off:
- *              the primary's p50 at c=1 at sample 1, and at c=connections its throughput at sample 0.1
- *              and the CPU each compared request costs it (sample 1 against off)
+ *   compare    the Get with side-by-side comparison (--compare-with a second gateway over a v1 of its own) on
+ *              and off: the primary's p50 at c=1 at sample 1, and at c=connections the CPU each compared
+ *              request costs it (sample 1 against off), for equal answers and for answers differing in a field
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
 import { startEmulator, startFloor, startGateway, startGrpcFloor, type Server } from './lib/stack.ts';
 import { failureCount, type Summary } from './lib/stats.ts';
-import { AUTHORIZATION, GRPC_LOAD_KINDS, grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcLoadKind, type GrpcSettings, type RestLoader } from './lib/targets.ts';
+import { GRPC_LOAD_KINDS, grpcTarget, probeGrpc, probeRest, probeUrl, restTarget, urlTarget, type GrpcLoadKind, type GrpcSettings, type RestLoader } from './lib/targets.ts';
 import { walk, type Walked } from './lib/walk.ts';
 import { wrkAvailable, wrkLoad } from './lib/wrk-load.ts';
 
@@ -66,6 +66,7 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     'c1-duration': { type: 'string', default: '3' },
+    'compare-connections': { type: 'string', default: '4' },
     groups: { type: 'string', default: '1000' },
     'walk-groups': { type: 'string', default: '10000' },
     'walk-uncached-pages': { type: 'string', default: '10' },
@@ -94,6 +95,7 @@ if (flags.help) {
   --rounds <n>=3            measured rounds per target (the issue's repetitions); the order of targets alternates
   --connections <n>=50      keep-alive connections (REST) / callers on as many HTTP/2 sessions (gRPC)
   --c1-duration <s>=3       seconds per round of the one-connection Get (added latency)
+  --compare-connections <n>=4  connections of the compare part's CPU run: few enough that its queue drops nothing
   --groups <n>=1000         child groups in the Get/List emulator
   --walk-groups <n>=10000   child groups walked in pages of 50
   --walk-uncached-pages <n>=10  pages walked through the gateway without walk cache (each costs a full v1 list)
@@ -120,6 +122,7 @@ const settings = {
   rounds: intOption('rounds', flags.rounds, 1, 10),
   connections: intOption('connections', flags.connections, 1, 512),
   c1Duration: intOption('c1-duration', flags['c1-duration'], 1, 300),
+  compareConnections: intOption('compare-connections', flags['compare-connections'], 1, 512),
   groups: intOption('groups', flags.groups, 51, 100_000),
   walkGroups: intOption('walk-groups', flags['walk-groups'], 51, 100_000),
   walkUncachedPages: intOption('walk-uncached-pages', flags['walk-uncached-pages'], 2, 10_000),
@@ -345,60 +348,78 @@ async function nativePart(): Promise<Record<ScenarioKey, Measured>> {
   }
 }
 
-/** Comparison off, on at sample 1 and on at sample 0.1: three primaries over one emulator, one healthy candidate beside them. */
-const COMPARE_TARGETS = [['comparison off', 'gateway', []], ['comparison at sample 1', 'gateway-compare-1', ['--compare-sample', '1']], ['comparison at sample 0.1', 'gateway-compare-0.1', ['--compare-sample', '0.1']]] as const;
+/**
+ * Comparison off, and on at sample 1 with a candidate whose answers equal the primary's or differ from them in
+ * one field: three primaries over one emulator; each candidate over an emulator of its own with the same rows.
+ */
+const COMPARE_OFF = 'comparison off';
+const COMPARE_EQUAL = 'comparison at sample 1';
+const COMPARE_DIFFER = 'comparison at sample 1, answers differ in one field';
+/** Label, process, the candidate it compares with. */
+const COMPARE_TARGETS = [[COMPARE_OFF, 'gateway', undefined], [COMPARE_EQUAL, 'gateway-compare-1', 'equal'], [COMPARE_DIFFER, 'gateway-compare-differ', 'differ']] as const;
+/** What the differing candidate's v1 adds to every group's description. */
+const DIFFERENT_DESCRIPTION = ' (as the candidate has it)';
+
+type CompareCounts = Record<'compared' | 'equal' | 'dropped' | 'errors', number>;
 
 /** A comparing primary's counts so far, summed over methods. */
-async function compareCounts(url: string): Promise<Record<'compared' | 'dropped' | 'errors', number>> {
+async function compareCounts(url: string): Promise<CompareCounts> {
   const report = await (await fetch(`${url}/_gateway/compare/report`)).json() as { methods: Array<Record<string, number>> };
   const sum = (key: string) => report.methods.reduce((n, m) => n + (m[key] ?? 0), 0);
-  return { compared: sum('compared'), dropped: sum('dropped'), errors: sum('errors') };
+  return { compared: sum('compared'), equal: sum('equal'), dropped: sum('dropped'), errors: sum('errors') };
 }
 
 interface CompareMeasured extends Measured {
-  /** Of the requests the sample-0.1 primary served at saturation, the share it compared. */
-  sampledShare: number;
+  /** Per comparing primary: what its comparisons came to over the measured load. */
+  counts: Record<string, CompareCounts>;
 }
 
 async function comparePart(): Promise<CompareMeasured> {
-  const emulator = await startEmulator(settings.groups, { launch: support });
-  const started: Server[] = [];
+  // Two sides, a core each: the caller (the load generator), the primary and the primary's v1 on the core under
+  // test; each candidate and its own v1 (the same rows) on the other, where its work cannot delay the caller's.
+  const emulator = await startEmulator(settings.groups, { sameData: true, launch: server });
+  const started: Array<{ child: { stop(): Promise<void> } }> = [emulator];
   try {
     const scenario = scenarioFor('get', emulator.org, emulator.group);
-    // The candidate is not under test: it runs beside the load generator.
-    const candidate = await startGateway('candidate', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: support });
-    started.push(candidate);
+    const candidateUrl: Record<'equal' | 'differ', string> = { equal: '', differ: '' };
+    for (const kind of ['equal', 'differ'] as const) {
+      const v1 = await startEmulator(settings.groups, { sameData: true, ...(kind === 'differ' ? { descriptionSuffix: DIFFERENT_DESCRIPTION } : {}), launch: support });
+      started.push(v1);
+      if (v1.group !== emulator.group) throw new Error('compare: the candidate\'s v1 does not hold the primary\'s rows');
+      const candidate = await startGateway(`candidate-${kind}`, v1.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: support });
+      started.push(candidate);
+      candidateUrl[kind] = candidate.url;
+    }
     const processes: Record<string, Server> = {};
-    for (const [label, proc, extra] of COMPARE_TARGETS) {
-      const compare = extra.length ? ['--compare-with', candidate.url, ...extra] : [];
+    for (const [label, proc, against] of COMPARE_TARGETS) {
+      // A differing answer is read again after --compare-retry-ms (250 ms) by default; the figure is one ask each.
+      const compare = against ? ['--compare-with', candidateUrl[against], '--compare-sample', '1', ...(against === 'differ' ? ['--compare-retry-ms', '0'] : [])] : [];
       processes[proc] = await startGateway(proc, emulator.url, { flags: [...gatewayFlags, ...compare], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
       started.push(processes[proc]);
       await probeRest(label, processes[proc].url, scenario);
     }
-    // Sampling hashes the request: one Get asked over and over is compared always or never. The load
-    // asks for 200 different groups in turn, so a sample of 0.1 compares about a tenth of the calls.
-    const listed = await (await fetch(`${processes.gateway!.url}/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(emulator.org)}&page_size=200`, { headers: { authorization: AUTHORIZATION } })).json() as { groups: Array<{ uid: string }> };
-    const paths = listed.groups.map((g) => `/iam/v2beta1/groups/${g.uid}`);
-    const rotating: RestLoader = (url, headers, connections, seconds) => restLoad(url, headers, connections, seconds, paths);
+    // wrk beside the primary, on its core: at c=1 the caller waits on the primary anyway.
+    const loader: RestLoader = loadgen === 'wrk' ? (url, headers, connections, seconds) => wrkLoad(url, headers, connections, seconds, server) : restLoader;
     const targets = (connections: number, which: readonly string[]) => COMPARE_TARGETS.filter(([label]) => which.includes(label))
-      .map(([label, proc]) => restTarget(label, proc, processes[proc]!.url, scenario, connections, rotating));
-    const c = `c=${settings.connections}`;
-    const tenth = processes['gateway-compare-0.1']!.url;
-    const tenthBefore = await compareCounts(tenth);
-    // Off against sample 0.1 at saturation, and off against sample 1 at one connection. The sample-1
-    // primary is not loaded at saturation: the comparisons it would queue would run on into the others' rounds.
-    const first = await loadAgainst('Get with comparison', processes, emulator.child.pid, [
-      { name: c, connections: settings.connections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.connections, ['comparison off', 'comparison at sample 0.1']) },
-      { name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: settings.warmup, targets: targets(1, ['comparison off', 'comparison at sample 1']) },
+      .map(([label, proc]) => restTarget(label, proc, processes[proc]!.url, scenario, connections, loader));
+    const comparing = COMPARE_TARGETS.filter(([, , against]) => against).map(([, proc]) => proc);
+    const before = Object.fromEntries(await Promise.all(comparing.map(async (proc) => [proc, await compareCounts(processes[proc]!.url)] as const)));
+    const c = `c=${settings.compareConnections}`;
+    // Every request compared (sample 1): the CPU a compared request costs is the difference per request, not
+    // a difference divided by a share. c=1: the caller's p50 with every request compared against none.
+    const measured = await loadAgainst('Get with comparison', processes, emulator.child.pid, [
+      { name: c, connections: settings.compareConnections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.compareConnections, [COMPARE_OFF, COMPARE_EQUAL, COMPARE_DIFFER]) },
+      { name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: 0, targets: targets(1, [COMPARE_OFF, COMPARE_EQUAL]) },
     ]);
-    const tenthAfter = await compareCounts(tenth);
-    const compared = tenthAfter.compared - tenthBefore.compared;
-    const served = first.load[`${c} comparison at sample 0.1`]?.requests ?? 0;
-    process.stderr.write(`bench: compare: sample 0.1 at ${c}: compared ${compared} of ${served} served, dropped ${tenthAfter.dropped - tenthBefore.dropped}, errors ${tenthAfter.errors - tenthBefore.errors}\n`);
-    return { ...first, sampledShare: served > 0 ? compared / served : 0 };
+    const counts: Record<string, CompareCounts> = {};
+    for (const proc of comparing) {
+      const after = await compareCounts(processes[proc]!.url);
+      counts[proc] = { compared: after.compared - before[proc]!.compared, equal: after.equal - before[proc]!.equal, dropped: after.dropped - before[proc]!.dropped, errors: after.errors - before[proc]!.errors };
+      process.stderr.write(`bench: compare: ${proc}: compared ${counts[proc].compared} (equal ${counts[proc].equal}), dropped ${counts[proc].dropped}, errors ${counts[proc].errors}\n`);
+    }
+    return { ...measured, counts };
   } finally {
     await stopAll(started);
-    await emulator.child.stop();
   }
 }
 
@@ -504,16 +525,19 @@ function goals(r: Results): Goal[] {
   }
   if (r.compare) {
     const m = r.compare.load;
-    const off1 = m['c=1 comparison off'];
-    const on1 = m['c=1 comparison at sample 1'];
-    if (off1 && on1) out.push(atMostTimes('Get c=1, comparison at sample 1: p50', on1.p50Ms * 1000, off1.p50Ms * 1000, 1.05, units.us, 'comparison off'));
-    const off = m[`${c} comparison off`];
-    const tenth = m[`${c} comparison at sample 0.1`];
-    if (off && tenth) out.push(atLeastTimes(`Get ${c}, comparison at sample 0.1 (${(r.compare.sampledShare * 100).toFixed(0)} % compared): req/s`, tenth.reqPerSec, off.reqPerSec, 0.95, units.reqPerSec, 'comparison off'));
-    if (off && tenth && r.compare.sampledShare > 0) {
-      // Both measured in the same alternating rounds; the difference is the comparisons' cost, spread over the share compared.
-      const extra = tenth.cpuUsPerReq['gateway-compare-0.1']! - off.cpuUsPerReq.gateway!;
-      out.push(reported(`Get ${c}, CPU each compared request costs the primary`, units.us(extra / r.compare.sampledShare), `off ${units.us(off.cpuUsPerReq.gateway!)} per request; sample 0.1 ${units.us(tenth.cpuUsPerReq['gateway-compare-0.1']!)}`, ''));
+    const c = `c=${settings.compareConnections}`;
+    const off1 = m[`c=1 ${COMPARE_OFF}`];
+    const on1 = m[`c=1 ${COMPARE_EQUAL}`];
+    if (off1 && on1) out.push(atMostTimes(`Get c=1, ${COMPARE_EQUAL}: p50`, on1.p50Ms * 1000, off1.p50Ms * 1000, 1.05, units.us, COMPARE_OFF));
+    const off = m[`${c} ${COMPARE_OFF}`];
+    const offCpu = off?.cpuUsPerReq.gateway;
+    // Every request compared: the difference per request is what a compared request costs, beside the Get itself.
+    for (const [label, proc, what] of [[COMPARE_EQUAL, 'gateway-compare-1', 'equal answers'], [COMPARE_DIFFER, 'gateway-compare-differ', 'answers that differ in one field']] as const) {
+      const on = m[`${c} ${label}`]?.cpuUsPerReq[proc];
+      if (offCpu === undefined || on === undefined) continue;
+      const counts = r.compare.counts[proc];
+      const lost = counts && counts.dropped + counts.errors > 0 ? `; ${counts.dropped} dropped, ${counts.errors} unanswered` : '';
+      out.push(atMostTimes(`Get ${c}, CPU each compared request costs the primary, ${what}`, on - offCpu, offCpu, 0.5, units.us, `the Get itself${lost}`));
     }
   }
   const floorIdle = r.get?.idle.floor ?? r.list?.idle.floor;

@@ -14,6 +14,7 @@ export const STAGES: readonly Stage[] = [
   { stage: 'gRPC transport (frames, call, status)', match: / src\/(transport\/grpc|rpc-status)\// },
   { stage: 'access log', match: / (src\/log\.ts|src\/transport\/rest\/(access-log|request-logger)\.ts|node_modules\/(pino|sonic-boom|fastify\/lib\/logger)|src\/transport\/request-id\.ts)/ },
   { stage: 'metrics', match: / (src\/transport\/rest\/http-metrics\.ts|src\/observability\/(metrics|keyed-metrics|error-type)\.ts|node_modules\/prom-client)/ },
+  { stage: 'comparison (tap, queue, candidate request, diff)', match: / src\/compare\// },
   { stage: 'tracing (off: its checks)', match: / (src\/transport\/rest\/http-tracing\.ts|src\/observability\/)/ },
   { stage: 'policy (guard, caller)', match: / src\/(policy|identity)\// },
   { stage: 'operation (context, runner)', match: / src\/(operation|cancellation\.ts|aip)\// },

@@ -25,11 +25,21 @@ export interface EmulatorOptions {
   omitTimes?: boolean;
   /** A group changed after every answer, so consecutive answers differ (by default the list never changes). */
   changing?: boolean;
+  /** UIDs and times from fixed sequences: two emulators started so hold the same rows. */
+  sameData?: boolean;
+  /** Ends every group's description (one field that differs from an emulator without it). */
+  descriptionSuffix?: string;
   launch?: Launch;
 }
 
 export async function startEmulator(groups: number, options: EmulatorOptions = {}): Promise<Emulator> {
-  const args = ['--groups', String(groups), ...(options.omitTimes ? ['--omit-group-timestamps'] : []), ...(options.changing ? ['--change-after-answers'] : [])];
+  const args = [
+    '--groups', String(groups),
+    ...(options.omitTimes ? ['--omit-group-timestamps'] : []),
+    ...(options.changing ? ['--change-after-answers'] : []),
+    ...(options.sameData ? ['--same-data'] : []),
+    ...(options.descriptionSuffix ? ['--description-suffix', options.descriptionSuffix] : []),
+  ];
   const child = await startChild<{ url: string; orgId: string; groupId: string }>('emulator', join(BENCH, 'emulator-process.ts'), args, options.launch ? { launch: options.launch } : {});
   return { child, url: requireLoopback('emulator', child.ready.url), org: child.ready.orgId, group: child.ready.groupId };
 }

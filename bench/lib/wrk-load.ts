@@ -12,6 +12,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Launch } from './children.ts';
 import type { LoadRun } from './stats.ts';
 
 const SCRIPT = `
@@ -56,10 +57,11 @@ interface WrkReport {
   p99: number;
 }
 
-export function wrkLoad(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadRun> {
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script(), ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+/** `launch`: how wrk is started (pinned to a core: the `compare` part runs it beside the server it loads). */
+export function wrkLoad(url: string, headers: Record<string, string>, connections: number, seconds: number, launch?: Launch): Promise<LoadRun> {
+  const [command, args] = (launch ?? ((c: string, a: string[]) => [c, a] as [string, string[]]))('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script(), ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url]);
   return new Promise((resolve, reject) => {
-    execFile('wrk', args, { encoding: 'utf8', timeout: (seconds + 30) * 1000 }, (error, stdout) => {
+    execFile(command, args, { encoding: 'utf8', timeout: (seconds + 30) * 1000 }, (error, stdout) => {
       if (error) return reject(new Error(`wrk failed: ${error.message}`));
       const line = stdout.split('\n').find((l) => l.startsWith('{"requests":'));
       if (!line) return reject(new Error(`wrk printed no report: ${stdout.slice(0, 300)}`));

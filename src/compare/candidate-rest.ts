@@ -11,6 +11,8 @@ import { httpRule, type HttpRuleView } from '../contract/registry.ts';
 import { isObject, type Json } from '../vocabulary/json.ts';
 import { comparisonRequestId, safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
 import { errorOutcome, type Outcome } from './outcome.ts';
+import { exchange } from '../v1/exchange.ts';
+import { parseJsonBytes } from '../v1/json-body.ts';
 
 /** How an HTTP call of one method is made from its request message. */
 export interface HttpCall {
@@ -20,29 +22,70 @@ export interface HttpCall {
   readonly body: Json | undefined;
 }
 
-/** Each method's rule, decoded from its options once. */
-const rules = new WeakMap<DescMethod, HttpRuleView | undefined>();
+/** A method's rule read once into what each call needs: the path's literal text and variables, the body field. */
+interface CallPlan {
+  readonly verb: string;
+  /** The path pattern's pieces in order: literal text, or a variable (its proto name, the JSON names that lead to it). */
+  readonly parts: ReadonlyArray<string | { readonly variable: string; readonly names: readonly string[] }>;
+  /** Each variable's JSON names, in the path's order. */
+  readonly variables: readonly (readonly string[])[];
+  /** `*`: the whole request is the body; a JSON name: that field is; undefined: no body. */
+  readonly body: string | undefined;
+}
+
+const VARIABLE = /\{([\w.]+)(?:=[^}]*)?\}/g;
+/** Text encodeURIComponent leaves as it is, segment by segment (a UIDP is hex and `/`). */
+const UNRESERVED = /^[\w\-~/]*$/;
+
+/** Each method's rule, decoded from its options once; undefined when it has none. */
+const plans = new WeakMap<DescMethod, CallPlan | null>();
+
+function planOf(method: DescMethod): CallPlan | undefined {
+  let plan = plans.get(method);
+  if (plan === undefined) {
+    const rule = httpRule(method);
+    plan = rule ? readPlan(method, rule) : null;
+    plans.set(method, plan);
+  }
+  return plan ?? undefined;
+}
+
+function readPlan(method: DescMethod, rule: HttpRuleView): CallPlan {
+  const parts: Array<string | { variable: string; names: string[] }> = [];
+  let at = 0;
+  for (const match of rule.pattern.matchAll(VARIABLE)) {
+    if (match.index > at) parts.push(rule.pattern.slice(at, match.index));
+    parts.push({ variable: match[1]!, names: jsonPath(method.input, match[1]!).split('.') });
+    at = match.index + match[0].length;
+  }
+  if (at < rule.pattern.length) parts.push(rule.pattern.slice(at));
+  const body = rule.body === '*' ? '*' : rule.body ? jsonPath(method.input, rule.body) : undefined;
+  return { verb: rule.verb.toUpperCase(), parts, variables: parts.flatMap((part) => (typeof part === 'string' ? [] : [part.names])), body };
+}
 
 export function httpCall(method: DescMethod, request: Json): HttpCall {
-  if (!rules.has(method)) rules.set(method, httpRule(method));
-  const rule = rules.get(method);
-  if (!rule) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http rule`);
-  const rest: Json = structuredClone(request);
-  const path = rule.pattern.replace(/\{([\w.]+)(?:=[^}]*)?\}/g, (_all, variable: string) => {
-    const names = jsonPath(method.input, variable).split('.');
-    const value = String(take(rest, names) ?? '');
-    if (dotSegments(value)) throw new Error(`${variable} holds a '.' or '..' path segment`);
-    return value.split('/').map(encodeURIComponent).join('/');
-  });
-  let body: Json | undefined;
-  if (rule.body === '*') body = rest;
-  else if (rule.body) {
-    const name = jsonPath(method.input, rule.body);
-    body = isObject(rest[name]) ? (rest[name] as Json) : {};
-    delete rest[name];
+  const plan = planOf(method);
+  if (!plan) throw new Error(`${method.parent.typeName}.${method.name} has no google.api.http rule`);
+  // What the path does not carry; the objects on a variable's way are copied before it is taken out of them.
+  const rest: Json = { ...request };
+  let path = '';
+  for (const part of plan.parts) {
+    if (typeof part === 'string') {
+      path += part;
+      continue;
+    }
+    const value = String(take(rest, part.names) ?? '');
+    if (dotSegments(value)) throw new Error(`${part.variable} holds a '.' or '..' path segment`);
+    path += UNRESERVED.test(value) ? value : value.split('/').map(encodeURIComponent).join('/');
   }
-  const query = rule.body === '*' ? '' : new URLSearchParams(queryPairs(rest, '')).toString();
-  return { verb: rule.verb.toUpperCase(), path: query ? `${path}?${query}` : path, body };
+  let body: Json | undefined;
+  if (plan.body === '*') body = rest;
+  else if (plan.body !== undefined) {
+    body = isObject(rest[plan.body]) ? (rest[plan.body] as Json) : {};
+    delete rest[plan.body];
+  }
+  const pairs = plan.body === '*' ? [] : queryPairs(rest, '');
+  return { verb: plan.verb, path: pairs.length > 0 ? `${path}?${new URLSearchParams(pairs).toString()}` : path, body };
 }
 
 /**
@@ -61,21 +104,14 @@ export function climbsPath(method: DescMethod, request: Json): boolean {
   return false;
 }
 
-/** Each variable of a method's path, as the JSON names that lead to it in the request; read from the rule once. */
-const variables = new WeakMap<DescMethod, readonly string[][]>();
-
-function pathVariables(method: DescMethod): readonly string[][] {
-  let known = variables.get(method);
-  if (!known) {
-    if (!rules.has(method)) rules.set(method, httpRule(method));
-    const pattern = rules.get(method)?.pattern ?? '';
-    known = [...pattern.matchAll(/\{([\w.]+)(?:=[^}]*)?\}/g)].map(([, variable]) => jsonPath(method.input, variable!).split('.'));
-    variables.set(method, known);
-  }
-  return known;
+/** Each variable of a method's path, as the JSON names that lead to it in the request. */
+function pathVariables(method: DescMethod): readonly (readonly string[])[] {
+  return planOf(method)?.variables ?? [];
 }
 
 function dotSegments(value: string): boolean {
+  // No `.` and no `%` (nothing that decodes to one): no segment can be `.` or `..`, however many times it is decoded.
+  if (!value.includes('.') && !value.includes('%')) return false;
   let text = value;
   for (let i = 0; i < 4; i++) {
     if (text.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) return true;
@@ -91,12 +127,13 @@ function dotSegments(value: string): boolean {
   return true;
 }
 
-/** Reads and removes a nested value (a path variable is not sent twice). */
-function take(json: Json, names: string[]): unknown {
+/** Reads and removes a nested value (a path variable is not sent twice), copying each object on its way first: the request is the caller's. */
+function take(json: Json, names: readonly string[]): unknown {
   let node: Json = json;
-  for (const name of names.slice(0, -1)) {
-    if (!isObject(node[name])) return undefined;
-    node = node[name] as Json;
+  for (let i = 0; i < names.length - 1; i++) {
+    const next = node[names[i]!];
+    if (!isObject(next)) return undefined;
+    node = node[names[i]!] = { ...(next as Json) };
   }
   const last = names.at(-1)!;
   const value = node[last];
@@ -114,6 +151,12 @@ function queryPairs(json: Json, prefix: string): [string, string][] {
   }
   return out;
 }
+
+/**
+ * The largest candidate answer read: past it the candidate counts as not having answered. Far above any
+ * answer of the contract; it keeps one wrong answer from filling the primary's memory.
+ */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export class RestCandidate implements Candidate {
   readonly url: string;
@@ -137,17 +180,18 @@ export class RestCandidate implements Candidate {
       return { kind: 'unanswered', why: (error as Error).message };
     }
     try {
-      const reply = await this.#pool.request({
+      // undici's dispatch (v1/exchange.ts), as the gateway calls v1: the answer gathered as bytes, with no
+      // Readable stream and no listener on undici's side per call. The comparison's signal is its deadline.
+      const reply = await exchange(this.#pool, {
         path: this.#base + call.path,
         method: call.verb as 'GET',
-        headers: { authorization, 'x-request-id': comparisonRequestId(), ...(call.body ? { 'content-type': 'application/json' } : {}) },
-        body: call.body ? JSON.stringify(call.body) : undefined,
-        signal,
-      });
-      const text = await reply.body.text();
+        headers: call.body ? { authorization, 'x-request-id': comparisonRequestId(), 'content-type': 'application/json' } : { authorization, 'x-request-id': comparisonRequestId() },
+        ...(call.body ? { body: JSON.stringify(call.body) } : {}),
+      }, { maxBytes: MAX_ANSWER_BYTES, timeoutMs: Number.POSITIVE_INFINITY }, { signal });
+      if (!reply.body) return { kind: 'unanswered', why: `an answer larger than ${MAX_ANSWER_BYTES} bytes` };
       let body: unknown;
       try {
-        body = text ? JSON.parse(text) : {};
+        body = reply.body.length > 0 ? parseJsonBytes(reply.body.bytes()) : {};
       } catch {
         return { kind: 'unanswered', why: `HTTP ${reply.statusCode} with a body that is not JSON` };
       }

@@ -63,7 +63,7 @@ export async function compareOnce(input: ComparisonInput, options: ComparerOptio
     add(counters, input.name, KEY.transientMs, result.transientMs ?? 0);
   } else if (result.differences.length > 0) {
     add(counters, input.name, signatureKey(counters, input.name, result.differences));
-    samples.keep(input.name, {
+    if (samples.keeping) samples.keep(input.name, {
       at: new Date().toISOString(),
       ...(input.protocol ? { protocol: input.protocol } : {}),
       request: redact(input.request, input.method.input),

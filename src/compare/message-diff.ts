@@ -40,12 +40,26 @@ export function canonicalMessage(desc: DescMessage, json: unknown): Json | undef
 export function diffMessages(desc: DescMessage, a: unknown, b: unknown, options: DiffOptions): FieldDifference[] {
   // The same JSON is the same message: most answers of a healthy candidate end here, with no decoding.
   if (equalJson(a, b)) return [];
-  const left = canonicalMessage(desc, a);
-  const right = canonicalMessage(desc, b);
+  // Only the fields whose JSON differs are read into messages: one that is the same JSON on both sides is
+  // the same value, and reads as its zero value on both sides of what is walked.
+  const [onlyA, onlyB] = differingFields(a, b);
+  const left = canonicalMessage(desc, onlyA);
+  const right = canonicalMessage(desc, onlyB);
   if (!left || !right) return left === right ? [] : [{ path: '(message)', class: 'value' }];
   const found = new Map<string, DiffClass>();
   walkMessage(desc, left, right, '', { ...options, found, rows: rowsField(desc) });
   return [...found].map(([path, cls]) => ({ path, class: cls }));
+}
+
+/** Two answers cut to the top-level fields whose JSON differs (as they are, when either is not an object). */
+function differingFields(a: unknown, b: unknown): [unknown, unknown] {
+  if (!isObject(a) || !isObject(b)) return [a, b];
+  const onlyA: Json = {};
+  const onlyB: Json = {};
+  for (const key in a) if (!equalJson(a[key], b[key])) onlyA[key] = a[key];
+  for (const key in b) if (!(key in onlyA) && !equalJson(a[key], b[key])) onlyB[key] = b[key];
+  for (const key in onlyA) if (key in b) onlyB[key] = b[key];
+  return [onlyA, onlyB];
 }
 
 interface Walk extends DiffOptions {

@@ -1,7 +1,10 @@
 /**
  * The comparisons waiting to run, off the caller's path: a few at a time, at
  * most `capacity` waiting; one that finds the queue full is dropped (and the
- * caller told, to count it), never waited for. Each job gets its own deadline.
+ * caller told, to count it), never waited for. Each job gets a deadline of
+ * `timeoutMs` to 1.1 times it: the jobs started within the same tenth of
+ * `timeoutMs` share one signal, so a busy queue sets one timer a tenth, not
+ * one a job.
  */
 export type Job = (signal: AbortSignal) => Promise<void>;
 
@@ -16,6 +19,8 @@ export class ComparisonQueue {
   readonly #waiting: Job[] = [];
   #running = 0;
   #idle: (() => void)[] = [];
+  /** The signal jobs started now get, and until when (ms, performance.now()) it is handed out. */
+  #deadline: { signal: AbortSignal; until: number } | undefined;
 
   constructor(options: QueueOptions) {
     this.#options = options;
@@ -39,12 +44,21 @@ export class ComparisonQueue {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
+  #signal(): AbortSignal {
+    const now = performance.now();
+    if (!this.#deadline || now >= this.#deadline.until) {
+      const slice = this.#options.timeoutMs / 10;
+      this.#deadline = { signal: AbortSignal.timeout(this.#options.timeoutMs + slice), until: now + slice };
+    }
+    return this.#deadline.signal;
+  }
+
   #next(): void {
     while (this.#running < this.#options.concurrency && this.#waiting.length > 0) {
       const job = this.#waiting.shift()!;
       this.#running++;
       // A job's own failure is its business (it counts it); the queue only keeps going.
-      job(AbortSignal.timeout(this.#options.timeoutMs)).catch(() => {}).finally(() => {
+      job(this.#signal()).catch(() => {}).finally(() => {
         this.#running--;
         this.#next();
         if (this.pending === 0) for (const resolve of this.#idle.splice(0)) resolve();

@@ -5,7 +5,11 @@
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 
-/** `package.Service/Method`, the name the report and metrics use. */
+const names = new WeakMap<DescMethod, string>();
+
+/** `package.Service/Method`, the name the report and metrics use (made once per method: it keys every count). */
 export function methodName(method: DescMethod): string {
-  return `${method.parent.typeName}/${method.name}`;
+  let name = names.get(method);
+  if (name === undefined) names.set(method, (name = `${method.parent.typeName}/${method.name}`));
+  return name;
 }

@@ -10,6 +10,11 @@ export class Samples {
     this.#perMethod = perMethod;
   }
 
+  /** Whether samples are kept at all: a caller may skip making one (redacting both answers) when not. */
+  get keeping(): boolean {
+    return this.#perMethod > 0;
+  }
+
   keep(method: string, sample: unknown): void {
     if (this.#perMethod <= 0) return;
     const list = this.#byMethod.get(method) ?? [];

@@ -43,8 +43,11 @@ export function signatureKey(counters: Counters, method: string, differences: re
   const pairs = differences.map((d) => (d.odd ? [d.path, d.class, d.odd] : [d.path, d.class])).sort(([a], [b]) => (a! < b! ? -1 : 1));
   const key = KEY.signature + JSON.stringify(pairs);
   const keys = counters.get(method);
-  const known = keys ? [...keys.keys()].filter((k) => k.startsWith(KEY.signature)).length : 0;
-  if (known < MAX_SIGNATURES || keys?.has(key)) return key;
+  // A signature counted before (a difference that persists) is found without counting the others.
+  if (keys?.has(key)) return key;
+  let known = 0;
+  if (keys) for (const k of keys.keys()) if (k.startsWith(KEY.signature)) known++;
+  if (known < MAX_SIGNATURES) return key;
   return KEY.signature + JSON.stringify([['(other fields)', worstClass(differences)]]);
 }
 

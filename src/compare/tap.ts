@@ -43,6 +43,8 @@ export interface TapOptions {
 export class ComparingRunner implements Runner {
   readonly #inner: Runner;
   readonly #options: TapOptions;
+  /** Calls settled this turn, considered together on the next one: one setImmediate for them all. */
+  #settled: Array<() => void> = [];
 
   constructor(inner: Runner, options: TapOptions) {
     this.#inner = inner;
@@ -54,10 +56,20 @@ export class ComparingRunner implements Runner {
     // The binding and request message the transport read the call from (an operation no transport made is not compared).
     const call = op.call;
     if (!call) return answer;
-    const consider = (outcome: Outcome) => setImmediate(() => this.#consider(call, op, ctx, outcome));
+    const consider = (outcome: Outcome) => this.#later(() => this.#consider(call, op, ctx, outcome));
     answer.then((document) => consider(answered(document)), (error: unknown) => consider(failed(error)));
     return answer;
   }
+
+  #later(task: () => void): void {
+    if (this.#settled.push(task) === 1) setImmediate(this.#considerSettled);
+  }
+
+  readonly #considerSettled = (): void => {
+    const tasks = this.#settled;
+    this.#settled = [];
+    for (const task of tasks) task();
+  };
 
   #consider(call: TransportCall, op: Operation, ctx: RequestContext, primary: Outcome): void {
     // A call the comparison made (this gateway is another's candidate, or a replay's target): not captured or compared again.

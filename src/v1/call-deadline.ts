@@ -9,7 +9,8 @@
  * request controller, so no AbortController, composite signal or listener on
  * undici's side is made per call. `AbortSignal.any([AbortSignal.timeout(ms),
  * parent])` cost ~3x this on every Get in a profile (weak references, a timer
- * no one clears); this one is released as soon as the call is done.
+ * no one clears); this one is released as soon as the call is done. A timeout
+ * of Infinity sets no timer: the parent is the deadline.
  */
 import type { CancelSignal } from '../cancellation.ts';
 
@@ -23,7 +24,8 @@ export function callDeadline(timeoutMs: number, parent: CancelSignal | undefined
     release();
     abort(reason);
   };
-  const timer = setTimeout(() => end(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  // An infinite timeout: the parent signal is the only deadline (a comparison's, shared by its calls).
+  const timer = Number.isFinite(timeoutMs) ? setTimeout(() => end(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs) : undefined;
   const follow = (): void => end(parent!.reason);
   const release = (): void => {
     done = true;

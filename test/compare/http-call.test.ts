@@ -14,6 +14,14 @@ describe('httpCall', () => {
     const call = httpCall(method('UpdateGroup'), { group: { uid: 'a1/b2', name: 'x' }, updateMask: 'name' });
     expect(call).toEqual({ verb: 'PATCH', path: '/iam/v2beta1/groups/a1/b2?updateMask=name', body: { name: 'x' } });
   });
+  it('percent-encodes what a path segment cannot hold, and only that', () => {
+    expect(httpCall(method('GetGroup'), { uid: 'a b/c?d#e/f_g-h~i' }).path).toBe('/iam/v2beta1/groups/a%20b/c%3Fd%23e/f_g-h~i');
+  });
+  it('leaves the request it was given as it was', () => {
+    const request = { group: { uid: 'a1/b2', name: 'x' }, updateMask: 'name' };
+    httpCall(method('UpdateGroup'), request);
+    expect(request).toEqual({ group: { uid: 'a1/b2', name: 'x' }, updateMask: 'name' });
+  });
   it('dots nested fields into the query and repeats repeated ones', () => {
     const call = httpCall(method('ListGroups'), { uidp: { childrenOf: 'a1' }, pageSize: 5, orderBy: 'name' });
     expect(call.verb).toBe('GET');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EmulatorState } from '../../src/emulator/v1/state.ts';
 import { isChildOf, isDescendantOf, isInRoot, isUidp, newChildUid, newRootUid, parentOf } from '../../src/emulator/v1/uidp.ts';
 
 describe("the emulator's UIDPs (api-surface.md §0.3)", () => {
@@ -42,5 +43,23 @@ describe("the emulator's UIDPs (api-surface.md §0.3)", () => {
       [child, root], [grandchild, child], [grandchild, root], [root, '/'], [child, '/'], [root, child], [child, child], [`${root}/ab`, `${root}/a`],
     ];
     for (const [uidp, parent] of cases) expect(isChildOf(uidp, parent), `${uidp} under ${parent}`).toBe(parentOf(uidp) === parent);
+  });
+});
+
+describe("a state's UIDs from given bytes (uidBytes)", () => {
+  const counting = () => {
+    let n = 0;
+    return (size: number) => Buffer.alloc(size, n++);
+  };
+  const seeded = () => {
+    const state = new EmulatorState({ uidBytes: counting(), clock: () => 1_700_000_000_000_000 });
+    const org = state.createGroup(null, { name: 'org' });
+    return [org, state.createGroup(org.id, { name: 'team' })];
+  };
+
+  it('mints the same rows in two states given the same bytes and clock, still well-formed', () => {
+    const [a, b] = [seeded(), seeded()];
+    expect(a).toEqual(b);
+    for (const group of a) expect(isUidp(group!.id)).toBe(true);
   });
 });

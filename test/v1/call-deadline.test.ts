@@ -16,6 +16,16 @@ describe('a v1 call\'s deadline', () => {
     expect(seen.reasons[0]).toMatchObject({ name: 'TimeoutError', message: 'no answer within 5 ms' });
   });
 
+  it('with an infinite timeout sets none: only the signal ends it', async () => {
+    const request = new AbortController();
+    const seen = aborts();
+    callDeadline(Number.POSITIVE_INFINITY, request.signal, seen.abort);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(seen.reasons).toEqual([]);
+    request.abort('deadline of the comparison');
+    expect(seen.reasons).toEqual(['deadline of the comparison']);
+  });
+
   it('follows the request\'s signal, with its reason, and at once when that is aborted already', () => {
     const request = new AbortController();
     const seen = aborts();

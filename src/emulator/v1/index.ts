@@ -58,6 +58,8 @@ export interface EmulatorOptions {
   clock?: () => number;
   /** Legal document ids an organisation must accept before it can create repos (TermsNotAccepted otherwise). */
   requiredTerms?: readonly string[];
+  /** The bytes of the UIDs the state mints (state.ts `uidBytes`): random unless given. */
+  uidBytes?: (size: number) => Buffer;
 }
 
 export interface RunningEmulator {
@@ -73,7 +75,7 @@ export interface RunningEmulator {
 
 export function buildEmulator(options: EmulatorOptions = {}): { app: FastifyInstance; state: EmulatorState; auth: AuthSettings; demo?: DemoOrg; large?: LargeOrg } {
   const auth = options.auth ?? {};
-  const state = new EmulatorState({ ...(options.clock ? { clock: options.clock } : {}), ...(options.requiredTerms ? { requiredTerms: options.requiredTerms } : {}) });
+  const state = new EmulatorState({ ...(options.clock ? { clock: options.clock } : {}), ...(options.requiredTerms ? { requiredTerms: options.requiredTerms } : {}), ...(options.uidBytes ? { uidBytes: options.uidBytes } : {}) });
   const groupMessage = options.omitGroupTimestamps ? GROUP : GROUP_WITH_TIMESTAMPS;
   const app = buildServer({
     routes: [

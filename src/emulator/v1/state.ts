@@ -5,7 +5,7 @@
  * methods, so seeded data obeys the same rules as data created over the wire.
  */
 import { createHash } from 'node:crypto';
-import { newChildUid, newRootUid, parentOf } from './uidp.ts';
+import { newChildUid, newRootUid, parentOf, type UidBytes } from './uidp.ts';
 import { MANAGED_ROLES, V1_CAPABILITY_NAMES } from './capabilities.ts';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, resourceExhausted } from './errors.ts';
 import { CATALOG_TIER, ORG_KIND, ORG_STATUS, SERVICE_PRINCIPAL } from './messages.ts';
@@ -78,6 +78,11 @@ export interface StateOptions {
   clock?: MicrosClock;
   /** Legal document ids an organisation must accept before it can create repos (stores/terms.ts). */
   requiredTerms?: readonly string[];
+  /**
+   * The bytes of the UIDs the state mints itself (groups, identities, roles, bindings, repos); random by
+   * default. Two states given the same sequence and clock, and the same writes, hold the same rows.
+   */
+  uidBytes?: UidBytes;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -120,6 +125,7 @@ export class EmulatorState {
   /** Repo names identify repos within a group (see createRepo). */
   readonly #repoNames = new NameIndex();
   readonly #clock: MicrosClock;
+  readonly #uidBytes: UidBytes | undefined;
   readonly #identityProviders: IdentityProviderStore;
   readonly #accountAssociations: AccountAssociationsStore;
   readonly #groupInvites: GroupInviteStore;
@@ -141,6 +147,7 @@ export class EmulatorState {
 
   constructor(options: StateOptions = {}) {
     this.#clock = options.clock ?? systemClock();
+    this.#uidBytes = options.uidBytes;
     const ctx: StoreContext = {
       clock: () => this.#clock(),
       now: () => this.#now(),
@@ -261,7 +268,7 @@ export class EmulatorState {
 
   createGroup(parent: string | null, fields: GroupFields): V1Group {
     const parentId = parent ? this.#resolveGroupParent(parent) : null;
-    const id = parentId ? newChildUid(parentId) : newRootUid();
+    const id = parentId ? newChildUid(parentId, this.#uidBytes) : newRootUid(this.#uidBytes);
     const now = this.#now();
     return this.#groupView(store(this.#groups, { id, ...this.#groupFields(id, fields), createdAt: now, updatedAt: now }));
   }
@@ -382,7 +389,7 @@ export class EmulatorState {
 
   /** `parent` null creates a root-level identity (a user identity), as registration does. */
   createIdentity(parent: string | null, fields: IdentityFields): V1Identity {
-    const id = parent === null ? newRootUid() : newChildUid(this.#parentGroup(parent, 'parent_id'));
+    const id = parent === null ? newRootUid(this.#uidBytes) : newChildUid(this.#parentGroup(parent, 'parent_id'), this.#uidBytes);
     const base = this.#identityFields(fields);
     const now = this.#now();
     const identity: V1Identity = { id, ...base, createdAt: now, updatedAt: now, lastSeen: now };
@@ -438,7 +445,7 @@ export class EmulatorState {
   }
 
   createRole(parent: string, fields: RoleFields): V1Role {
-    const id = newChildUid(this.#parentGroup(parent, 'parent_id'));
+    const id = newChildUid(this.#parentGroup(parent, 'parent_id'), this.#uidBytes);
     return store(this.#roles, { id, ...this.#roleFields(fields) });
   }
 
@@ -479,7 +486,7 @@ export class EmulatorState {
     const group = this.#parentGroup(parent, 'parent');
     const targets = batch.map((fields) => this.#bindingTarget(fields));
     return targets.map((target) => {
-      const id = newChildUid(group);
+      const id = newChildUid(group, this.#uidBytes);
       return store(this.#bindings, { id, ...target, group, createdAt: this.#now() });
     });
   }
@@ -556,7 +563,7 @@ export class EmulatorState {
     const values = this.#repoFields(fields);
     const existing = this.#repoNamed(group, values.name);
     if (existing && options.preventExisting) throw alreadyExists(`repo ${JSON.stringify(values.name)} already exists`);
-    return this.#storeRepo({ id: existing?.id ?? newChildUid(group), ...values, createTime: existing?.createTime ?? this.#now() });
+    return this.#storeRepo({ id: existing?.id ?? newChildUid(group, this.#uidBytes), ...values, createTime: existing?.createTime ?? this.#now() });
   }
 
   /** Decision: renaming onto another repo's name in the same group is ALREADY_EXISTS (names identify repos, see createRepo). */

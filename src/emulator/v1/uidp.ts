@@ -15,11 +15,14 @@ const WELL_FORMED = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
 
 export const isUidp = (value: string): boolean => WELL_FORMED.test(value);
 
+/** Where a UID's bytes come from: random, unless a caller fixes them (EmulatorState's `uidBytes`). */
+export type UidBytes = (size: number) => Buffer;
+
 /** A new organisation or other root-level resource. */
-export const newRootUid = (): string => randomBytes(ROOT_UID_BYTES).toString('hex');
+export const newRootUid = (bytes: UidBytes = randomBytes): string => bytes(ROOT_UID_BYTES).toString('hex');
 
 /** A new resource placed under `parent`. */
-export const newChildUid = (parent: string): string => parent + SEPARATOR + randomBytes(SUID_BYTES).toString('hex');
+export const newChildUid = (parent: string, bytes: UidBytes = randomBytes): string => parent + SEPARATOR + bytes(SUID_BYTES).toString('hex');
 
 export function parentOf(uidp: string): string {
   const last = uidp.lastIndexOf(SEPARATOR);
