@@ -80,6 +80,7 @@ const { values: flags } = parseArgs({
     'node-arg': { type: 'string', multiple: true, default: [...GATEWAY_NODE_ARGS] },
     'gateway-env': { type: 'string', multiple: true, default: [...GATEWAY_ENV] },
     'gateway-flag': { type: 'string', multiple: true, default: [] },
+    'floor-node-arg': { type: 'string', multiple: true, default: [] },
     'no-pin': { type: 'boolean', default: false },
     json: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -111,6 +112,9 @@ if (flags.help) {
   --gateway-env <K=V>       the environment every gateway process adds (repeatable; default ${GATEWAY_ENV.join(' ')},
                             as the image and npm start run it; --gateway-env= for none)
   --gateway-flag <flag>     a src/config.ts flag for every gateway process (repeatable)
+  --floor-node-arg <flag>   a Node flag for every floor process (repeatable; default none, Node's own settings):
+                            --floor-node-arg=--max-semi-space-size=4 ... runs the floors as the gateway runs, so a
+                            ratio tells the gateway's code apart from its memory settings
   --no-pin                  do not pin processes to cores with taskset
   --json <file>             write every figure to this file
 `);
@@ -156,6 +160,7 @@ const support = (command: string, args: string[]) => pin.command('support', comm
 /** Every gateway as bench/lib/gateway-defaults.ts runs it, at the configured log level, plus what the command line adds. */
 const gatewayFlags = [...benchGatewayFlags(flags['log-level']), ...flags['gateway-flag']];
 const gatewayNodeArgs = flags['node-arg'].filter((arg) => arg !== '');
+const floorNodeArgs = flags['floor-node-arg'].filter((arg) => arg !== '');
 const gatewayEnv = envOf(flags['gateway-env']);
 const TOKEN_KEY = 'bench-page-token-key-0123456789';
 
@@ -223,15 +228,15 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
   const started: Server[] = [];
   try {
     const scenario = scenarioFor(key, emulator.org, emulator.group);
-    const floor = await startFloor('floor', emulator.url, { launch: server });
+    const floor = await startFloor('floor', emulator.url, { launch: server, nodeArgs: floorNodeArgs });
     started.push(floor);
     // The least a translator spends on the same answer (bench/translation-floor-process.ts): read where v1
     // sends times and its list stays as it is, once per scenario.
-    const translatingFloor = !omitTimes && !changing ? await startFloor('floor-translating', emulator.url, { launch: server, kind: 'translating', args: scenario.translating.args }) : undefined;
+    const translatingFloor = !omitTimes && !changing ? await startFloor('floor-translating', emulator.url, { launch: server, nodeArgs: floorNodeArgs, kind: 'translating', args: scenario.translating.args }) : undefined;
     if (translatingFloor) started.push(translatingFloor);
     // What Fastify costs before the gateway does anything (bench/fastify-floor-process.ts): read on the Get,
     // whose gap to the floor is the one its target is about.
-    const fastifyFloor = key === 'get' ? await startFloor('floor-fastify', emulator.url, { launch: server, kind: 'fastify' }) : undefined;
+    const fastifyFloor = key === 'get' ? await startFloor('floor-fastify', emulator.url, { launch: server, nodeArgs: floorNodeArgs, kind: 'fastify' }) : undefined;
     if (fastifyFloor) started.push(fastifyFloor);
     const gateway = await startGateway('gateway', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
     started.push(gateway);
@@ -243,11 +248,11 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     if (freshGateway) started.push(freshGateway);
     const grpcFreshGateway = key === 'list' && withGrpc && !omitTimes && !changing ? await startGateway('gateway-grpc-fresh', emulator.url, { flags: [...gatewayFlags, '--list-scan-cache-bytes', '0'], nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
     if (grpcFreshGateway) started.push(grpcFreshGateway);
-    const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: server }) : undefined;
+    const grpcFloor = withGrpc ? await startGrpcFloor('floor-grpc', emulator.url, scenario.v1.path, { launch: server, nodeArgs: floorNodeArgs }) : undefined;
     if (grpcFloor) started.push(grpcFloor);
     // The gRPC Get's least translation, read beside the gRPC floor as the REST one beside the raw floor.
     const rpc = `${scenario.grpc.method.parent.typeName}/${scenario.grpc.method.name}`;
-    const grpcTranslatingFloor = withGrpc && (key === 'get' || (key === 'list' && !omitTimes && !changing)) ? await startGrpcFloor('floor-grpc-translating', emulator.url, scenario.v1.path, { launch: server, kind: 'translating', args: [...scenario.translating.args, '--rpc', rpc] }) : undefined;
+    const grpcTranslatingFloor = withGrpc && (key === 'get' || (key === 'list' && !omitTimes && !changing)) ? await startGrpcFloor('floor-grpc-translating', emulator.url, scenario.v1.path, { launch: server, nodeArgs: floorNodeArgs, kind: 'translating', args: [...scenario.translating.args, '--rpc', rpc] }) : undefined;
     if (grpcTranslatingFloor) started.push(grpcTranslatingFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     if (fastifyFloor) await probeUrl(FASTIFY_FLOOR, `${fastifyFloor.url}${scenario.v1.path}`, scenario.v1.check);
@@ -610,7 +615,8 @@ async function main(): Promise<number> {
     `Commit ${sha}; ${machine.cpus} × ${machine.cpuModel}; Node ${machine.node}; load generators ${loadgen} (REST), ${grpcClient} (gRPC)` +
       `${pin.active ? `; servers under test on core ${pin.cores.server}, load generator and emulator on ${pin.cores.support}` : '; not pinned'}; ` +
       `${settings.rounds} rounds × ${settings.duration} s per target after ${settings.warmup} s warm-up; gateway log level ${flags['log-level']}` +
-      `${gatewayNodeArgs.length ? `; gateway node flags ${gatewayNodeArgs.join(' ')}` : ''}.\n`,
+      `${gatewayNodeArgs.length ? `; gateway node flags ${gatewayNodeArgs.join(' ')}` : ''}` +
+      `; floor node flags ${floorNodeArgs.length ? floorNodeArgs.join(' ') : 'none (Node\'s own settings)'}.\n`,
   );
   if (flags.json) {
     writeFileSync(flags.json, `${JSON.stringify({ date: new Date().toISOString(), commit: sha, machine, loadgen, grpcLoad: grpcClient, pinning: pin.active ? pin.cores : null, settings, flags, results, goals: table, failures }, null, 2)}\n`);

@@ -86,10 +86,12 @@ export async function startGateway(name: string, v1Url: string | undefined, opti
 export interface FloorOptions {
   launch?: Launch;
   timeoutMs?: number;
+  /** Node flags for the floor (none by default: Node's own settings). */
+  nodeArgs?: readonly string[];
 }
 
-function childOptions({ launch, timeoutMs }: FloorOptions): { launch?: Launch; timeoutMs?: number } {
-  return { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+function childOptions({ launch, timeoutMs, nodeArgs }: FloorOptions): { launch?: Launch; timeoutMs?: number; nodeArgs?: string[] } {
+  return { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...(nodeArgs?.length ? { nodeArgs: [...nodeArgs] } : {}) };
 }
 
 /** The gRPC floors: the raw one, and the least translation answering the RPC's own message. */
