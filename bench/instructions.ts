@@ -2,7 +2,7 @@
  * Instructions per answer of the gateway and of the floors (the raw one, the same forward in Fastify,
  * the translating ones, gRPC's), counted by callgrind (bench/lib/callgrind.ts): the figure of `npm run bench` that does not
  * move with what else the host runs. Each server starts under valgrind, alone on its core (pinned as
- * in `npm run bench`), answers `--warm` requests at 50 connections (h2load: HTTP/1.1 for REST, h2c for
+ * in `npm run bench`), answers `--warm` requests at `--connections` (50; a List 8) (h2load: HTTP/1.1 for REST, h2c for
  * gRPC), has its counters zeroed, answers `--requests` more, and is counted for those. Its ratio to the floor of the same protocol is the Get target's
  * question asked in instructions: CPU time also pays for how the instructions run (cache misses,
  * a larger heap), which this does not see, so read it beside `npm run bench`, not instead of it.
@@ -57,6 +57,7 @@ const { values } = parseArgs({
     'gateway-flag': { type: 'string', multiple: true, default: [] },
     'node-arg': { type: 'string', multiple: true, default: [] },
     compare: { type: 'string' },
+    connections: { type: 'string' },
   },
   strict: true,
 });
@@ -73,8 +74,10 @@ const repeat = Number(values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new Error(`--repeat: expected 1..20, got ${values.repeat}`);
 if (!callgrindAvailable() || !h2loadAvailable()) throw new Error('bench:instructions needs valgrind and h2load (apt-get install valgrind nghttp2-client)');
 
-// A comparing gateway under valgrind at 50 or 8 connections reset some of them (h2load: "stream failed or reset"): 2.
-const CONNECTIONS = compareKinds.length > 0 ? 2 : 50;
+// Under valgrind a comparing gateway at 50 or 8 connections reset some of them (h2load: "stream failed or
+// reset"): 2. A List page costs ~10 Gets, and 50 of them in flight outlast the answers' deadline: 8.
+const CONNECTIONS = values.connections !== undefined ? Number(values.connections) : compareKinds.length > 0 ? 2 : key === 'list' ? 8 : 50;
+if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || CONNECTIONS > 1000) throw new Error(`--connections: expected 1..1000, got ${values.connections}`);
 // A server under valgrind runs ~50x slower: minutes to start, minutes per few thousand answers.
 const START_MS = 300_000;
 const LOAD_MS = 3_600_000;
