@@ -10,18 +10,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 
-/** Fastify's `childLoggerFactory`: the child, made on first use. */
-export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  const parent = logger as unknown as Logger;
-  return new LazyChild(parent, (b, o) => parent.child(b, o), bindings, options) as unknown as FastifyBaseLogger;
-}
-
 /**
- * Makes every child of `logger` (Fastify's own, `app.log`) on first use, as lazyRequestLogger does.
- * Fastify's default child factory calls `logger.child` for each request; a factory of the gateway's own
- * instead (the `childLoggerFactory` option) has each request's child checked for every logging method,
- * an array and a closure per request. So the factory stays Fastify's and the laziness moves to the
- * logger it calls.
+ * Makes every child of `logger` (Fastify's own, `app.log`) on first use. Fastify's default child factory
+ * calls `logger.child` for each request; a factory of the gateway's own instead (the `childLoggerFactory`
+ * option) has each request's child checked for every logging method, an array and a closure per request.
+ * So the factory stays Fastify's and the laziness is in the logger it calls.
  */
 export function lazyChildren(logger: FastifyBaseLogger): void {
   const parent = logger as unknown as Logger;
