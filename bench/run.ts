@@ -36,7 +36,7 @@ import { atLeastTimes, atMost, atMostTimes, goalsTable, peakAtMostFloor, reporte
 import { h2loadAvailable } from './lib/h2load-load.ts';
 import { resident, type Resident } from './lib/memory.ts';
 import { seedNative } from './lib/native-seed.ts';
-import { pinning, pinSelf } from './lib/pin.ts';
+import { pinning, pinSelf, pinThreadsApart } from './lib/pin.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags as benchGatewayFlags } from './lib/gateway-defaults.ts';
 import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
@@ -190,6 +190,7 @@ async function loadAgainst(
   processes: Record<string, Server>,
   v1Pid: number | undefined,
   runs: Array<{ connections: number; duration: number; warmup: number; targets: Target[]; name: string }>,
+  afterWarmup?: () => void,
 ): Promise<Measured> {
   await sleep(settings.settle * 1000);
   const idle = residentOf(processes);
@@ -197,7 +198,7 @@ async function loadAgainst(
   const warmupFailures: Record<string, number> = {};
   const pids = { ...(v1Pid ? { v1: v1Pid } : {}), ...Object.fromEntries(Object.entries(processes).map(([label, s]) => [label, s.child.pid])) };
   for (const run of runs) {
-    const { summaries, warmupFailures: w } = await compareAll(run.targets, { pids, duration: run.duration, warmup: run.warmup, rounds: settings.rounds, name: `${name} ${run.name}` });
+    const { summaries, warmupFailures: w } = await compareAll(run.targets, { pids, duration: run.duration, warmup: run.warmup, rounds: settings.rounds, name: `${name} ${run.name}`, ...(afterWarmup ? { afterWarmup } : {}) });
     run.targets.forEach((t, i) => (load[`${run.name} ${t.label}`] = summaries[i]!));
     Object.assign(warmupFailures, w);
   }
@@ -360,6 +361,12 @@ async function nativePart(): Promise<Record<ScenarioKey, Measured>> {
 const COMPARE_OFF = 'comparison off';
 const COMPARE_EQUAL = 'comparison at sample 1';
 const COMPARE_DIFFER = 'comparison at sample 1, answers differ in one field';
+/** The translating floor, and the same asking the equal candidate after every answer: label, process, comparing. */
+const FLOOR_OFF = TRANSLATING_FLOOR;
+const FLOOR_COMPARING = `${TRANSLATING_FLOOR}, comparing every request`;
+const FLOOR_COMPARING_PROCESS = 'floor-translating-compare';
+const FLOOR_COMPARE_TARGETS = [[FLOOR_OFF, 'floor-translating', false], [FLOOR_COMPARING, FLOOR_COMPARING_PROCESS, true]] as const;
+
 /** Label, process, the candidate it compares with. */
 const COMPARE_TARGETS = [[COMPARE_OFF, 'gateway', undefined], [COMPARE_EQUAL, 'gateway-compare-1', 'equal'], [COMPARE_DIFFER, 'gateway-compare-differ', 'differ']] as const;
 /** What the differing candidate's v1 adds to every group's description. */
@@ -368,7 +375,12 @@ const DIFFERENT_DESCRIPTION = ' (as the candidate has it)';
 type CompareCounts = Record<'compared' | 'equal' | 'dropped' | 'errors', number>;
 
 /** A comparing primary's counts so far, summed over methods. */
-async function compareCounts(url: string): Promise<CompareCounts> {
+async function compareCounts(proc: string, url: string): Promise<CompareCounts> {
+  if (proc === FLOOR_COMPARING_PROCESS) {
+    // The comparing floor's own counts: a comparison it skipped (1,000 waiting) is one a gateway drops.
+    const floor = await (await fetch(`${url}/_floor/comparisons`)).json() as Record<'compared' | 'equal' | 'skipped' | 'failed', number>;
+    return { compared: floor.compared, equal: floor.equal, dropped: floor.skipped, errors: floor.failed };
+  }
   const report = await (await fetch(`${url}/_gateway/compare/report`)).json() as { methods: Array<Record<string, number>> };
   const sum = (key: string) => report.methods.reduce((n, m) => n + (m[key] ?? 0), 0);
   return { compared: sum('compared'), equal: sum('equal'), dropped: sum('dropped'), errors: sum('errors') };
@@ -396,6 +408,14 @@ async function comparePart(): Promise<CompareMeasured> {
       candidateUrl[kind] = candidate.url;
     }
     const processes: Record<string, Server> = {};
+    // The least a comparing gateway adds (bench/translation-floor-process.ts --compare-with): the translating
+    // floor answering alone, and asking the equal candidate the same Get after every answer.
+    for (const [label, proc, comparing] of FLOOR_COMPARE_TARGETS) {
+      const args = [...scenario.translating.args, ...(comparing ? ['--compare-with', candidateUrl.equal, '--compare-path', scenario.restPath] : [])];
+      processes[proc] = await startFloor(proc, emulator.url, { launch: server, nodeArgs: floorNodeArgs, kind: 'translating', args });
+      started.push(processes[proc]);
+      await probeUrl(label, `${processes[proc].url}${scenario.v1.path}`, scenario.translating.check);
+    }
     for (const [label, proc, against] of COMPARE_TARGETS) {
       // A differing answer is read again after --compare-retry-ms (250 ms) by default; the figure is one ask each.
       const compare = against ? ['--compare-with', candidateUrl[against], '--compare-sample', '1', ...(against === 'differ' ? ['--compare-retry-ms', '0'] : [])] : [];
@@ -405,20 +425,26 @@ async function comparePart(): Promise<CompareMeasured> {
     }
     // wrk beside the primary, on its core: at c=1 the caller waits on the primary anyway.
     const loader: RestLoader = loadgen === 'wrk' ? (url, headers, connections, seconds) => wrkLoad(url, headers, connections, seconds, server) : restLoader;
-    const targets = (connections: number, which: readonly string[]) => COMPARE_TARGETS.filter(([label]) => which.includes(label))
-      .map(([label, proc]) => restTarget(label, proc, processes[proc]!.url, scenario, connections, loader));
-    const comparing = COMPARE_TARGETS.filter(([, , against]) => against).map(([, proc]) => proc);
-    const before = Object.fromEntries(await Promise.all(comparing.map(async (proc) => [proc, await compareCounts(processes[proc]!.url)] as const)));
+    const targets = (connections: number, which: readonly string[]) => [
+      ...COMPARE_TARGETS.filter(([label]) => which.includes(label)).map(([label, proc]) => restTarget(label, proc, processes[proc]!.url, scenario, connections, loader)),
+      ...FLOOR_COMPARE_TARGETS.filter(([label]) => which.includes(label)).map(([label, proc]) => urlTarget(label, proc, `${processes[proc]!.url}${scenario.v1.path}`, connections, loader)),
+    ];
+    const comparing = [...COMPARE_TARGETS.filter(([, , against]) => against).map(([, proc]) => proc), FLOOR_COMPARING_PROCESS];
+    const before = Object.fromEntries(await Promise.all(comparing.map(async (proc) => [proc, await compareCounts(proc, processes[proc]!.url)] as const)));
+    // The primaries' event loops stay on the caller's core; their other threads (the comparison's worker among
+    // them) go to the candidates' core, for every server of the part alike (bench/lib/pin.ts).
+    const threadsApart = () => Object.values(processes).forEach((p) => pinThreadsApart(pin, p.child.pid));
+    threadsApart();
     const c = `c=${settings.compareConnections}`;
     // Every request compared (sample 1): the CPU a compared request costs is the difference per request, not
     // a difference divided by a share. c=1: the caller's p50 with every request compared against none.
     const measured = await loadAgainst('Get with comparison', processes, emulator.child.pid, [
-      { name: c, connections: settings.compareConnections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.compareConnections, [COMPARE_OFF, COMPARE_EQUAL, COMPARE_DIFFER]) },
-      { name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: 0, targets: targets(1, [COMPARE_OFF, COMPARE_EQUAL]) },
-    ]);
+      { name: c, connections: settings.compareConnections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.compareConnections, [COMPARE_OFF, COMPARE_EQUAL, COMPARE_DIFFER, FLOOR_OFF, FLOOR_COMPARING]) },
+      { name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: 0, targets: targets(1, [COMPARE_OFF, COMPARE_EQUAL, FLOOR_OFF, FLOOR_COMPARING]) },
+    ], threadsApart);
     const counts: Record<string, CompareCounts> = {};
     for (const proc of comparing) {
-      const after = await compareCounts(processes[proc]!.url);
+      const after = await compareCounts(proc, processes[proc]!.url);
       counts[proc] = { compared: after.compared - before[proc]!.compared, equal: after.equal - before[proc]!.equal, dropped: after.dropped - before[proc]!.dropped, errors: after.errors - before[proc]!.errors };
       process.stderr.write(`bench: compare: ${proc}: compared ${counts[proc].compared} (equal ${counts[proc].equal}), dropped ${counts[proc].dropped}, errors ${counts[proc].errors}\n`);
     }
@@ -544,6 +570,21 @@ function goals(r: Results): Goal[] {
       const lost = counts && counts.dropped + counts.errors > 0 ? `; ${counts.dropped} dropped, ${counts.errors} unanswered` : '';
       out.push(atMostTimes(`Get ${c}, CPU each compared request costs the primary, ${what}`, on - offCpu, offCpu, 0.5, units.us, `the Get itself${lost}`));
     }
+    // The floor's: the least a comparison adds, against the least translation's own Get.
+    const floorOff = m[`${c} ${FLOOR_OFF}`]?.cpuUsPerReq['floor-translating'];
+    const floorOn = m[`${c} ${FLOOR_COMPARING}`]?.cpuUsPerReq[FLOOR_COMPARING_PROCESS];
+    if (floorOff !== undefined && floorOn !== undefined) {
+      const counts = r.compare.counts[FLOOR_COMPARING_PROCESS];
+      const lost = counts && counts.dropped + counts.errors > 0 ? `; ${counts.dropped} skipped, ${counts.errors} unanswered` : '';
+      out.push(reported(`Get ${c}, CPU each compared request costs the ${FLOOR_OFF} (the least comparison)`, units.us(floorOn - floorOff), `its Get${lost} ${units.us(floorOff)}`, units.times((floorOn - floorOff) / floorOff)));
+      if (offCpu !== undefined) {
+        const on = m[`${c} ${COMPARE_EQUAL}`]?.cpuUsPerReq['gateway-compare-1'];
+        if (on !== undefined) out.push(reported(`Get ${c}, CPU a compared request costs, equal answers: the gateway against the least comparison`, units.us(on - offCpu), `the floor's ${units.us(floorOn - floorOff)}`, units.times((on - offCpu) / (floorOn - floorOff))));
+      }
+    }
+    const floorOff1 = m[`c=1 ${FLOOR_OFF}`];
+    const floorOn1 = m[`c=1 ${FLOOR_COMPARING}`];
+    if (floorOff1 && floorOn1) out.push(reported(`Get c=1, ${FLOOR_COMPARING}: p50`, units.us(floorOn1.p50Ms * 1000), `${FLOOR_OFF} ${units.us(floorOff1.p50Ms * 1000)}`, units.times(floorOn1.p50Ms / floorOff1.p50Ms)));
   }
   const floorIdle = r.get?.idle.floor ?? r.list?.idle.floor;
   const idleOf = (m: Measured | undefined, label: string) => m?.idle[label]?.rssBytes;

@@ -25,6 +25,8 @@ export interface CompareOptions {
   rounds: number;
   /** Prefix of progress lines on stderr. */
   name: string;
+  /** Called once the warm-ups are done, before the first round (threads the warm-up made are there by then). */
+  afterWarmup?: () => void;
 }
 
 export interface Compared {
@@ -53,6 +55,7 @@ export async function compareAll(targets: readonly Target[], options: CompareOpt
       for (const [kind, n] of Object.entries(run.failures)) warmupFailures[`${target.label} warm-up: ${kind}`] = n;
     }
   }
+  options.afterWarmup?.();
   const runs = new Map<Target, MeasuredRun[]>(targets.map((t) => [t, []]));
   for (let round = 0; round < options.rounds; round++) {
     for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {

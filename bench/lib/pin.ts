@@ -8,6 +8,7 @@
  * run says so.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { installed } from './installed.ts';
 
@@ -37,4 +38,29 @@ export function pinning(enabled: boolean): Pinning {
 /** Moves this process (the load generator) onto the support cores; its later children inherit them. */
 export function pinSelf(pin: Pinning): void {
   if (pin.active) execFileSync('taskset', ['-p', '-c', pin.cores.support, String(process.pid)], { stdio: 'ignore' });
+}
+
+/**
+ * Keeps a server's event-loop thread (the main thread: its thread id is the process id) on the server's
+ * core and moves every other thread of it (a worker of its own, V8's compiler and GC helpers, libuv's
+ * pool) to the support cores: work a server hands to another thread may then run beside its event loop,
+ * as it would on any machine with a core to spare. Threads made later inherit the main thread's core, so
+ * call it again once they exist (after a warm-up).
+ */
+export function pinThreadsApart(pin: Pinning, pid: number): void {
+  if (!pin.active) return;
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return;
+  }
+  for (const tid of threads) {
+    const cores = tid === String(pid) ? pin.cores.server : pin.cores.support;
+    try {
+      execFileSync('taskset', ['-p', '-c', cores, tid], { stdio: 'ignore' });
+    } catch {
+      // A thread that ended meanwhile has no core to keep.
+    }
+  }
 }

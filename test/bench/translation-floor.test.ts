@@ -7,7 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GrpcClient } from '../support/grpc.ts';
 import { startStack, TOKEN, type Stack } from '../support/stack.ts';
 
@@ -100,6 +102,32 @@ describe('the translating floor', () => {
     } finally {
       viaFloor.close();
       viaGateway.close();
+    }
+  });
+
+  it('with --compare-with, asks the candidate the same Get once it has answered, as the caller', async () => {
+    // A candidate that only records what it is asked, and answers as the gateway does.
+    const asked: Array<{ path: string | undefined; authorization: string | undefined }> = [];
+    const gatewayAnswer = await stack.client.get(`/iam/v2beta1/groups/${groups[0]}`);
+    const candidate = createServer((request, response) => {
+      asked.push({ path: request.url, authorization: request.headers.authorization });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(gatewayAnswer.body));
+    });
+    await new Promise<void>((resolve) => candidate.listen(0, '127.0.0.1', resolve));
+    try {
+      const candidateUrl = `http://127.0.0.1:${(candidate.address() as AddressInfo).port}`;
+      const v2Path = `/iam/v2beta1/groups/${groups[0]}`;
+      const floor = await startFloor(stack.emulator.url, ['--resource', 'groups', '--compare-with', candidateUrl, '--compare-path', v2Path]);
+      floors.push(floor.child);
+      const viaFloor = await getJson(`${floor.url}/iam/v1/groups?id=${encodeURIComponent(groups[0]!)}`);
+      expect(viaFloor.status).toBe(200);
+      expect(viaFloor.body).toEqual(gatewayAnswer.body);
+      await vi.waitFor(() => expect(asked).toEqual([{ path: v2Path, authorization: TOKEN }]), { timeout: 5000 });
+      // Counted as the benchmark reads it: one compared, equal (the candidate answered the same document).
+      await vi.waitFor(async () => expect((await getJson(`${floor.url}/_floor/comparisons`)).body).toEqual({ compared: 1, equal: 1, skipped: 0, failed: 0 }), { timeout: 5000 });
+    } finally {
+      candidate.closeAllConnections();
+      candidate.close();
     }
   });
 
