@@ -83,9 +83,13 @@ export class OffThreadComparisons implements Comparisons {
   #idle: (() => void)[] = [];
   #closing = false;
   #stopped = false;
+  /** Settled once the worker has loaded, or is gone. */
+  readonly #ready: Promise<void>;
+  #readied!: () => void;
 
   constructor(options: OffThreadOptions) {
     this.#options = options;
+    this.#ready = new Promise((resolve) => (this.#readied = resolve));
     const { capacity, concurrency, noise, retryMs } = options.settings;
     this.#limit = capacity + concurrency;
     this.#asksAgain = (readOnly) => noise || (readOnly && retryMs > 0);
@@ -100,6 +104,16 @@ export class OffThreadComparisons implements Comparisons {
     } catch (error) {
       this.#lost(error);
     }
+  }
+
+  /**
+   * Resolves once the worker has loaded (its first comparisons then start at once), or is gone, or after
+   * `waitMs`: a slow start delays the gateway's only so long, the jobs waiting for it meanwhile.
+   */
+  ready(waitMs = 10_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs).unref()));
+    return Promise.race([this.#ready, late]).finally(() => clearTimeout(timer));
   }
 
   offer(job: ShadowJob): boolean {
@@ -142,6 +156,7 @@ export class OffThreadComparisons implements Comparisons {
   }
 
   #received(message: FromWorker): void {
+    if (message.kind === 'ready') return this.#readied();
     if (message.kind === 'ask') {
       const askPrimary = this.#open.get(message.id)?.askPrimary;
       const answer = (outcome: Outcome) => this.#post({ kind: 'answer', ask: message.ask, outcome });
@@ -169,6 +184,7 @@ export class OffThreadComparisons implements Comparisons {
     this.#open.clear();
     this.#outgoing = [];
     this.#settle();
+    this.#readied();
   }
 
   #settle(): void {

@@ -108,7 +108,9 @@ export class Shadowing {
    */
   static async start(settings: ShadowingSettings, registry: Registry, counts: ComparisonCounterStore, warn: (message: string) => void = () => {}): Promise<Shadowing> {
     const store = settings.compareWith ? sharedStore(counts, settings.compareRun ?? '') : memoryStore();
-    return new Shadowing(settings, store, registry, warn);
+    const shadowing = new Shadowing(settings, store, registry, warn);
+    await shadowing.comparisons?.ready();
+    return shadowing;
   }
 
   get comparing(): boolean {

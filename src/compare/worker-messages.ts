@@ -50,6 +50,8 @@ export type ToWorker =
   | { readonly kind: 'drain' };
 
 export type FromWorker =
+  /** Loaded, its candidate's client made: comparisons start at once. */
+  | { readonly kind: 'ready' }
   | { readonly kind: 'results'; readonly results: readonly ResultMessage[] }
   /** Ask the primary again for job `id` (noise, a re-read): only the main thread holds its runner. */
   | { readonly kind: 'ask'; readonly ask: number; readonly id: number };

@@ -82,6 +82,9 @@ function start(job: JobMessage): void {
   if (!accepted) done({ id: job.id, dropped: true });
 }
 
+// Told once loaded: the gateway says it is ready only when its comparisons can start.
+void candidate.finally(() => send({ kind: 'ready' })).catch(() => {});
+
 port.on('message', (message: ToWorker) => {
   switch (message.kind) {
     case 'jobs':
