@@ -63,6 +63,7 @@ export const WORKER_NAME = 'v2gw-compare';
 
 const LOST: Finding = { result: 'errors', differences: [] };
 const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with noise or a re-read' };
+const UNCLONED: Outcome = { kind: 'unanswered', why: 'the primary\'s answer could not be handed over' };
 
 interface Open {
   readonly name: string;
@@ -134,7 +135,7 @@ export class OffThreadComparisons implements Comparisons {
   drained(): Promise<void> {
     if (this.#open.size === 0) return Promise.resolve();
     this.#flush();
-    this.#post({ kind: 'drain' });
+    this.#send({ kind: 'drain' });
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
@@ -148,30 +149,42 @@ export class OffThreadComparisons implements Comparisons {
     if (this.#outgoing.length === 0) return;
     const jobs = this.#outgoing;
     this.#outgoing = [];
-    this.#post({ kind: 'jobs', jobs });
+    if (this.#send({ kind: 'jobs', jobs })) return;
+    // Something in a job would not clone (requests and answers are JSON: it should not happen): it fails alone.
+    for (const job of jobs) if (!this.#send({ kind: 'jobs', jobs: [job] })) this.#end(job.id, LOST);
+    this.#settle();
   };
 
-  #post(message: ToWorker): void {
-    this.#worker?.postMessage(message);
+  /** False when the message could not be cloned; a worker gone meanwhile is #lost's to tell. */
+  #send(message: ToWorker): boolean {
+    try {
+      this.#worker?.postMessage(message);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   #received(message: FromWorker): void {
     if (message.kind === 'ready') return this.#readied();
     if (message.kind === 'ask') {
       const askPrimary = this.#open.get(message.id)?.askPrimary;
-      const answer = (outcome: Outcome) => this.#post({ kind: 'answer', ask: message.ask, outcome });
+      const answer = (outcome: Outcome) => this.#send({ kind: 'answer', ask: message.ask, outcome }) || this.#send({ kind: 'answer', ask: message.ask, outcome: UNCLONED });
       if (askPrimary) void askPrimary().then(answer);
       else answer(NOT_KEPT);
       return;
     }
-    for (const result of message.results) {
-      const open = this.#open.get(result.id);
-      if (!open) continue;
-      this.#open.delete(result.id);
-      if ('dropped' in result) this.#options.dropped(open.name);
-      else this.#options.record(open.name, result.finding);
-    }
+    for (const result of message.results) this.#end(result.id, 'dropped' in result ? undefined : result.finding);
     this.#settle();
+  }
+
+  /** A job ended: its finding counted (undefined: the worker's queue dropped it), its way to ask the primary let go. */
+  #end(id: number, finding: Finding | undefined): void {
+    const open = this.#open.get(id);
+    if (!open) return;
+    this.#open.delete(id);
+    if (finding) this.#options.record(open.name, finding);
+    else this.#options.dropped(open.name);
   }
 
   /** The worker is gone (said once: an error is followed by its exit): what it had counts as errors, and nothing more is handed over. */

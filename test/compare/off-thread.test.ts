@@ -130,6 +130,21 @@ describe('the comparisons handed to the worker', () => {
     }
   });
 
+  it('that will not clone fail alone, the others of their turn handed over', async () => {
+    const { offThread, found, warnings } = comparisons();
+    try {
+      const uncloneable = { ...job(), request: { uid: 'ab'.repeat(20), read: () => 'a function' } } as unknown as ShadowJob;
+      expect([offThread.offer(uncloneable), offThread.offer(job())]).toEqual([true, true]);
+      await offThread.drained();
+      expect(found).toEqual([[GET_GROUP, 'errors'], [GET_GROUP, 'errors']]);
+      expect(warnings).toEqual([]);
+      expect(offThread.offer(job())).toBe(true);
+      await offThread.drained();
+    } finally {
+      await offThread.close();
+    }
+  });
+
   it('lost with a worker that dies count as errors, later ones are dropped, and the log says so once without the token', async () => {
     const { offThread, found, warnings } = comparisons({ entry: new URL('./dying-worker.ts', import.meta.url) });
     expect(offThread.offer(job('Bearer very-secret-token-42'))).toBe(true);
