@@ -8,9 +8,10 @@
  *
  * Bounded as the queue was on the main thread: at most `capacity` waiting and
  * `concurrency` running are handed over and not yet ended; one more is
- * dropped, never waited for. A job that may ask the primary again (noise, a
- * re-read) keeps its way to ask (the operation and the caller's context) in
- * a map until its finding arrives, so nothing is kept past its comparison.
+ * dropped, never waited for. With `--compare-noise` (the only time the
+ * primary is asked again, at first and at a re-read) a job keeps its way to
+ * ask (the operation and the caller's context) in a map until its finding
+ * arrives, so nothing is kept past its comparison.
  *
  * A worker that cannot start or that dies takes no call down: the
  * comparisons it had count as errors, later ones as dropped, and the log says
@@ -62,7 +63,7 @@ const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.me
 export const WORKER_NAME = 'v2gw-compare';
 
 const LOST: Finding = { result: 'errors', differences: [] };
-const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with noise or a re-read' };
+const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with --compare-noise' };
 const UNCLONED: Outcome = { kind: 'unanswered', why: 'the primary\'s answer could not be handed over' };
 
 interface Open {
@@ -74,8 +75,8 @@ export class OffThreadComparisons implements Comparisons {
   readonly #options: OffThreadOptions;
   /** Jobs handed over at most: the queue's capacity and the comparisons running. */
   readonly #limit: number;
-  /** Whether a job may ask the primary again, so its way to ask is kept. */
-  readonly #asksAgain: (readOnly: boolean) => boolean;
+  /** Whether jobs may ask the primary again (`--compare-noise`), so their way to ask is kept. */
+  readonly #asksAgain: boolean;
   #worker: Worker | undefined;
   /** Jobs handed over (or about to be) whose finding has not come back, by id. */
   readonly #open = new Map<number, Open>();
@@ -91,9 +92,9 @@ export class OffThreadComparisons implements Comparisons {
   constructor(options: OffThreadOptions) {
     this.#options = options;
     this.#ready = new Promise((resolve) => (this.#readied = resolve));
-    const { capacity, concurrency, noise, retryMs } = options.settings;
+    const { capacity, concurrency, noise } = options.settings;
     this.#limit = capacity + concurrency;
-    this.#asksAgain = (readOnly) => noise || (readOnly && retryMs > 0);
+    this.#asksAgain = noise;
     try {
       const worker = new Worker(options.entry ?? ENTRY, { name: WORKER_NAME, workerData: options.settings });
       worker.on('message', (message: FromWorker) => this.#received(message));
@@ -120,7 +121,7 @@ export class OffThreadComparisons implements Comparisons {
   offer(job: ShadowJob): boolean {
     if (!this.#worker || this.#open.size >= this.#limit) return false;
     const id = this.#nextId++;
-    this.#open.set(id, { name: job.name, askPrimary: this.#asksAgain(job.readOnly) ? job.askPrimary : undefined });
+    this.#open.set(id, { name: job.name, askPrimary: this.#asksAgain ? job.askPrimary : undefined });
     const message: JobMessage = { id, method: job.name, request: job.request, primary: job.primary, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
     if (this.#outgoing.push(message) === 1) queueMicrotask(this.#flush);
     return true;
