@@ -100,8 +100,9 @@ export class OffThreadComparisons implements Comparisons {
       worker.on('message', (message: FromWorker) => this.#received(message));
       worker.on('error', (error) => this.#lost(error));
       worker.on('exit', (code) => this.#lost(new Error(`it exited with code ${code}`)));
-      // The gateway's servers keep the process up; the worker alone must not.
-      worker.unref();
+      // The gateway's servers keep the process up; the worker alone must not, once loaded (until then a
+      // gateway's start awaits it, ready(), with nothing else yet to keep the process up).
+      void this.#ready.then(() => worker.unref());
       this.#worker = worker;
     } catch (error) {
       this.#lost(error);
@@ -114,7 +115,7 @@ export class OffThreadComparisons implements Comparisons {
    */
   ready(waitMs = 10_000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs).unref()));
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
     return Promise.race([this.#ready, late]).finally(() => clearTimeout(timer));
   }
 
