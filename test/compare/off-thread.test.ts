@@ -5,7 +5,9 @@
  * over is bounded; a worker that dies or cannot start loses its comparisons as errors, says so once,
  * without the caller's token.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
@@ -143,6 +145,11 @@ describe('the comparisons handed to the worker', () => {
     } finally {
       await offThread.close();
     }
+  });
+
+  it('keep a process that has nothing else to do up until its worker is ready', () => {
+    const out = execFileSync(process.execPath, [fileURLToPath(new URL('./ready-alone.ts', import.meta.url))], { encoding: 'utf8', timeout: 15_000 });
+    expect(out.trim()).toBe('ready');
   });
 
   it('lost with a worker that dies count as errors, later ones are dropped, and the log says so once without the token', async () => {
