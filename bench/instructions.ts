@@ -11,7 +11,8 @@
  * `--gateway-flag`: a src/config.ts flag for every gateway counted (repeatable): `--gateway-flag=--list-scan-cache-bytes=0`
  * counts a List read afresh, the `list` part's figure against the translating floor. `--node-arg`: a Node
  * flag for every gateway counted, after the image's (repeatable), as `npm run bench` takes it.
- * `--stages`: each gateway's instructions told apart by the stage that spent them (bench/lib/get-stages.ts).
+ * `--stages`: each gateway's instructions told apart by the stage that spent them (bench/lib/get-stages.ts), on
+ * the event loop's thread and, apart, on the comparison's worker thread (callgrind dumps each thread apart).
  * Needs valgrind and h2load (`apt-get install valgrind nghttp2-client`). A Get takes ~2 minutes a
  * server under valgrind; a List page is ~10x a Get (use fewer requests).
  *
@@ -31,9 +32,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { callgrindAvailable, dumpCounts, underCallgrind, zeroCounts } from './lib/callgrind.ts';
+import { callgrindAvailable, dumpCounts, underCallgrind, zeroCounts, type ThreadDump } from './lib/callgrind.ts';
 import { readProfile } from './lib/callgrind-profile.ts';
-import { stageRows } from './lib/get-stages.ts';
+import { isWorkerThread, stageRows } from './lib/get-stages.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
 import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-load.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
@@ -117,12 +118,32 @@ interface Counted {
   after?: (url: string) => Promise<string>;
 }
 
-/** Stages of one dump, as rows of a markdown table (instructions per answer, share of the whole). */
-function printStages(name: string, file: string, pid: number, total: number): void {
-  const rows = stageRows(readProfile(file, `/tmp/perf-${pid}.map`), total, requests);
+/**
+ * Stages of one dump, as rows of a markdown table (instructions per answer, share of the whole): the
+ * event loop's thread stage by stage; a Node worker thread's (the comparison's, src/compare/worker.ts)
+ * the same, apart; V8's other threads (its optimising compiler, the GC's helpers) in one row.
+ */
+function printStages(name: string, threads: readonly ThreadDump[], pid: number, total: number): void {
+  const perfMap = `/tmp/perf-${pid}.map`;
+  const rows: Array<[string, number]> = [];
+  let others = 0;
+  for (const thread of threads) {
+    if (thread.main) {
+      rows.unshift(...stageRows(readProfile(thread.file, perfMap), thread.instructions, requests));
+      continue;
+    }
+    const costs = readProfile(thread.file, perfMap);
+    if (!isWorkerThread(costs)) others += thread.instructions;
+    else rows.push(...stageRows(costs, thread.instructions, requests, 'native, on the worker thread and not caused by script').map(([stage, each]): [string, number] => [`worker thread: ${stage}`, each]));
+  }
+  rows.push(["V8's other threads (optimising compiler, GC helpers)", others / requests]);
   console.log(`\n| ${name}: stage | instructions per answer | share |`);
   console.log('|:--|--:|--:|');
-  for (const [stage, each] of rows) console.log(`| ${stage} | ${thousands(each)} | ${((each * requests * 100) / total).toFixed(1)} % |`);
+  for (const [stage, each] of rows) if (each > 0 || !stage.startsWith('worker thread: ')) console.log(`| ${stage} | ${thousands(each)} | ${((each * requests * 100) / total).toFixed(1)} % |`);
+  const main = threads.find((t) => t.main)?.instructions ?? 0;
+  const worker = threads.filter((t) => !t.main).reduce((sum, t) => sum + t.instructions, 0) - others;
+  console.log(`| the event loop's thread | ${thousands(main / requests)} | ${((main * 100) / total).toFixed(1)} % |`);
+  if (worker > 0) console.log(`| the worker thread | ${thousands(worker / requests)} | ${((worker * 100) / total).toFixed(1)} % |`);
   console.log(`| all | ${thousands(total / requests)} | 100 % |\n`);
 }
 
@@ -156,9 +177,9 @@ async function count(server: Counted): Promise<number> {
         throw new Error(`${server.name}: ${run.requests} of ${n} answered, failures ${JSON.stringify(run.failures)}`);
       }
     }
-    const { instructions, file } = await dumpCounts(dir, running.child.pid);
+    const { instructions, threads } = await dumpCounts(dir, running.child.pid);
     if (server.after) process.stderr.write(`bench: ${server.name}: ${await server.after(running.url)}\n`);
-    if (server.stages && values.stages) printStages(server.name, file, running.child.pid, instructions);
+    if (server.stages && values.stages) printStages(server.name, threads, running.child.pid, instructions);
     return instructions / requests;
   } finally {
     await running.child.stop();

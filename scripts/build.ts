@@ -9,7 +9,8 @@
  * loads only its own backend (test/gateway/process/mode-modules.test.ts): `native-backend-*.js`,
  * `client-*.js` (the v1 client), `postgres-*.js`, the emulator, OpenTelemetry are chunks of their own.
  *
- * Layout: entry points keep their path (dist/src/cli.js, dist/bench/gateway-process.js), and every chunk
+ * Layout: entry points keep their path (dist/src/cli.js, dist/bench/gateway-process.js; the comparison's worker
+ * thread is dist/src/compare-worker.js), and every chunk
  * sits in dist/src/, as deep as the sources that read files beside themselves through
  * `new URL(…, import.meta.url)`; those files are copied to where the bundle looks for them (ASSETS).
  * Source maps are written beside the chunks; `node --enable-source-maps` maps stack traces to the sources.
@@ -22,7 +23,12 @@ const OUT = `${ROOT}dist/`;
 
 /** The benchmark's processes (bench/README.md), built when the checkout has them: the image's build copies no bench/. */
 const BENCH_ENTRY_POINTS = ['bench/gateway-process.ts', 'bench/floor-process.ts', 'bench/fastify-floor-process.ts', 'bench/translation-floor-process.ts', 'bench/grpc-floor-process.ts', 'bench/grpc-translation-floor-process.ts'];
-const ENTRY_POINTS = ['src/cli.ts', ...BENCH_ENTRY_POINTS.filter((entry) => existsSync(`${ROOT}${entry}`))];
+/**
+ * The comparison's worker thread (src/compare/off-thread.ts starts it): an entry of its own, in dist/src/ beside
+ * the chunks, so what it reads through `new URL(…, import.meta.url)` (the descriptors) is found as the chunks find it.
+ */
+const WORKER_ENTRY_POINTS = [{ in: 'src/compare/worker.ts', out: 'src/compare-worker' }];
+const ENTRY_POINTS = ['src/cli.ts', ...WORKER_ENTRY_POINTS, ...BENCH_ENTRY_POINTS.filter((entry) => existsSync(`${ROOT}${entry}`))];
 
 /** Read at run time through `new URL(…, import.meta.url)`: from → to, both from the root and dist/. */
 const ASSETS: Array<[string, string]> = [

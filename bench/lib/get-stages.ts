@@ -4,7 +4,7 @@
  * stage whose pattern matches a function's name takes its own instructions. Node's own modules are
  * named `JS:<tier><name> node:<module>:<line>:<column>`; ours and our dependencies' by source path.
  */
-import { inclusive, ownCosts, stageCosts, type FunctionCost, type Stage } from './callgrind-profile.ts';
+import { ownCosts, stageCosts, type FunctionCost, type Stage } from './callgrind-profile.ts';
 
 export const STAGES: readonly Stage[] = [
   { stage: 'Node: HTTP/1.1, sockets, streams', match: / node:(_http_\w+|net|stream|internal\/(streams|stream_base_commons|http))[:/]/ },
@@ -28,16 +28,21 @@ export const STAGES: readonly Stage[] = [
   { stage: 'Node event loop (ticks, timers, events, buffers)', match: / node:/ },
 ];
 
-/** Stage rows of one count: instructions per answer of each stage, then what no script caused, on the event loop's thread and on V8's others. */
-export function stageRows(costs: Map<string, FunctionCost>, total: number, answers: number): Array<[string, number]> {
+/** The function a Node worker thread's work runs under (the comparison's, src/compare/worker.ts): its thread's dump holds it. */
+export const WORKER_ROOT = /^node::worker::Worker::Run\b/;
+
+/** Whether a thread's profile is a Node worker thread's. */
+export function isWorkerThread(costs: Map<string, FunctionCost>): boolean {
+  for (const name of costs.keys()) if (WORKER_ROOT.test(name)) return true;
+  return false;
+}
+
+/** Stage rows of one thread's count: instructions per answer of each stage, then what no script caused on it (`native`). */
+export function stageRows(costs: Map<string, FunctionCost>, total: number, answers: number, native = 'native, on the event loop and not caused by script (libuv, epoll, microtask turns)'): Array<[string, number]> {
   const byStage = stageCosts(ownCosts(costs), STAGES);
-  // Other threads (V8's compiler and the GC's helpers) start at start_thread; the event loop's at main.
-  const threads = costs.get('start_thread');
-  const helpers = threads ? inclusive(threads) : 0;
   let script = 0;
   for (const ir of byStage.values()) script += ir;
   const rows: Array<[string, number]> = [...byStage].map(([stage, ir]) => [stage, ir / answers]);
-  rows.push(['native, on the event loop and not caused by script (libuv, epoll, microtask turns)', Math.max(0, total - helpers - script) / answers]);
-  rows.push(["V8's other threads (optimising compiler, GC helpers)", helpers / answers]);
+  rows.push([native, Math.max(0, total - script) / answers]);
   return rows;
 }

@@ -2,8 +2,10 @@
  * One comparison from start to end: the candidate asked, the two answers
  * compared; with noise measuring on, the primary asked again and compared with
  * itself; on a difference, both read again after a short back-off, and a
- * difference that went away counted as transient. The result goes into the
- * counters (tally.ts), a sample, and the metrics.
+ * difference that went away counted as transient. Two halves: what the
+ * comparison found (`findDifferences`, plain data, so a worker thread may find
+ * it, worker.ts) and its finding counted (`recordFinding`: the counters of
+ * tally.ts, a sample, the metrics), where the counters live.
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,7 +15,6 @@ import { worstClass } from './classes.ts';
 import { compareOutcomes } from './compare-outcomes.ts';
 import type { DiffOptions } from './message-diff.ts';
 import type { Outcome } from './outcome.ts';
-import { redact, redactOutcome } from './redact.ts';
 import type { Samples } from './samples.ts';
 import { add, KEY, signatureKey, type Counters } from './tally.ts';
 
@@ -33,13 +34,35 @@ export interface ComparisonInput {
   readonly protocol?: string;
 }
 
-export interface ComparerOptions {
-  readonly counters: Counters;
-  readonly samples: Samples;
+/** How a comparison is made. */
+export interface FindOptions {
   readonly noise: boolean;
   /** Back-off before reading again on a difference, in ms; 0: no re-read. */
   readonly retryMs: number;
+  /** Whether a differing pair is kept as a sample (made, redacted, only then). */
+  readonly keepSample: boolean;
+}
+
+/** Where a comparison's finding counts. */
+export interface RecordOptions {
+  readonly counters: Counters;
+  readonly samples: Samples;
   readonly onResult?: (method: string, result: Result) => void;
+}
+
+export interface ComparerOptions extends Omit<FindOptions, 'keepSample'>, RecordOptions {}
+
+/** What one comparison found: plain data (it crosses from the worker thread to the counters' in a message). */
+export interface Finding {
+  readonly result: Result;
+  /** The differences the first answers showed (empty when equal or unanswered). */
+  readonly differences: readonly FieldDifference[];
+  /** A transient difference: how long until it went away, in ms. */
+  readonly transientMs?: number;
+  /** `--compare-noise` and the primary answered twice: the paths its two answers differ in. */
+  readonly noisePaths?: readonly string[];
+  /** The differing pair as a sample keeps it (redacted), when samples are kept. */
+  readonly sample?: unknown;
 }
 
 export function diffOptions(method: DescMethod, request: Json): DiffOptions {
@@ -49,62 +72,74 @@ export function diffOptions(method: DescMethod, request: Json): DiffOptions {
   };
 }
 
+/** One comparison, found and counted where it runs (a replay, compare/replay.ts). */
 export async function compareOnce(input: ComparisonInput, options: ComparerOptions, signal: AbortSignal): Promise<Result> {
-  const { counters, samples } = options;
-  const result = await run(input, options, signal);
-  options.onResult?.(input.name, result.result);
-  if (result.result === 'errors') {
-    add(counters, input.name, KEY.errors);
-    return result.result;
-  }
-  add(counters, input.name, KEY.compared);
-  if (result.result === 'transient') {
-    add(counters, input.name, KEY.transient);
-    add(counters, input.name, KEY.transientMs, result.transientMs ?? 0);
-  } else if (result.differences.length > 0) {
-    add(counters, input.name, signatureKey(counters, input.name, result.differences));
-    if (samples.keeping) samples.keep(input.name, {
-      at: new Date().toISOString(),
-      ...(input.protocol ? { protocol: input.protocol } : {}),
-      request: redact(input.request, input.method.input),
-      differences: result.differences,
-      primary: redactOutcome(input.primary, input.method.output),
-      candidate: redactOutcome(result.candidate, input.method.output),
-    });
-  }
-  return result.result;
+  const finding = await findDifferences(input, { noise: options.noise, retryMs: options.retryMs, keepSample: options.samples.keeping }, signal);
+  recordFinding(input.name, finding, options);
+  return finding.result;
 }
 
-interface Run {
-  result: Result;
-  differences: FieldDifference[];
-  candidate?: Outcome;
-  transientMs?: number;
+/** A finding into the counters, the samples and the metrics. */
+export function recordFinding(name: string, finding: Finding, options: RecordOptions): void {
+  const { counters } = options;
+  if (finding.noisePaths) {
+    add(counters, name, KEY.noiseTrials);
+    for (const path of finding.noisePaths) add(counters, name, KEY.noise + path);
+  }
+  options.onResult?.(name, finding.result);
+  if (finding.result === 'errors') {
+    add(counters, name, KEY.errors);
+    return;
+  }
+  add(counters, name, KEY.compared);
+  if (finding.result === 'transient') {
+    add(counters, name, KEY.transient);
+    add(counters, name, KEY.transientMs, finding.transientMs ?? 0);
+  } else if (finding.differences.length > 0) {
+    add(counters, name, signatureKey(counters, name, finding.differences));
+    if (finding.sample !== undefined) options.samples.keep(name, finding.sample);
+  }
 }
 
-async function run(input: ComparisonInput, options: ComparerOptions, signal: AbortSignal): Promise<Run> {
+/** What a comparison finds, counting nothing. */
+export async function findDifferences(input: ComparisonInput, options: FindOptions, signal: AbortSignal): Promise<Finding> {
   const how = diffOptions(input.method, input.request);
   const output = input.method.output;
   const [candidate, again] = await Promise.all([input.askCandidate(signal), options.noise ? input.askPrimary(signal) : undefined]);
   if (candidate.kind === 'unanswered') return { result: 'errors', differences: [] };
-  if (again && again.kind !== 'unanswered') {
-    add(options.counters, input.name, KEY.noiseTrials);
-    for (const d of compareOutcomes(output, input.primary, again, how)) add(options.counters, input.name, KEY.noise + d.path);
-  }
+  const noise = again && again.kind !== 'unanswered' ? { noisePaths: compareOutcomes(output, input.primary, again, how).map((d) => d.path) } : {};
   let primary = input.primary;
-  let differences = compareOutcomes(output, primary, candidate, how);
-  if (differences.length === 0) return { result: 'equal', differences };
-  if (!input.readOnly || options.retryMs <= 0) return { result: worstClass(differences)!, differences, candidate };
+  const differences = compareOutcomes(output, primary, candidate, how);
+  if (differences.length === 0) return { result: 'equal', differences, ...noise };
+  const differing = async (): Promise<Finding> => ({ result: worstClass(differences)!, differences, ...noise, ...(options.keepSample ? { sample: await sampleOf(input, differences, candidate) } : {}) });
+  if (!input.readOnly || options.retryMs <= 0) return differing();
   const started = Date.now();
   try {
     await sleep(options.retryMs, undefined, { signal });
   } catch {
-    return { result: worstClass(differences)!, differences, candidate };
+    return differing();
   }
   const [reread, primaryAgain] = await Promise.all([input.askCandidate(signal), options.noise ? input.askPrimary(signal) : undefined]);
   if (primaryAgain && primaryAgain.kind !== 'unanswered') primary = primaryAgain;
   if (reread.kind !== 'unanswered' && compareOutcomes(output, primary, reread, how).length === 0) {
-    return { result: 'transient', differences, transientMs: Date.now() - started };
+    return { result: 'transient', differences, transientMs: Date.now() - started, ...noise };
   }
-  return { result: worstClass(differences)!, differences, candidate };
+  return differing();
+}
+
+/**
+ * A differing pair as the report shows it to a bearer of the samples secret: declared secrets redacted.
+ * Redaction reads every mapping's declarations, so it is loaded only where samples are kept: the
+ * comparison's worker thread, without samples, loads no mapping.
+ */
+async function sampleOf(input: ComparisonInput, differences: readonly FieldDifference[], candidate: Outcome): Promise<unknown> {
+  const { redact, redactOutcome } = await import('./redact.ts');
+  return {
+    at: new Date().toISOString(),
+    ...(input.protocol ? { protocol: input.protocol } : {}),
+    request: redact(input.request, input.method.input),
+    differences,
+    primary: redactOutcome(input.primary, input.method.output),
+    candidate: redactOutcome(candidate, input.method.output),
+  };
 }

@@ -5,8 +5,6 @@
  * difference; three: every pair, each field naming its odd target), into the
  * same counters and so the same report. Writes are skipped unless `unsafe`.
  */
-import type { DescMethod } from '@bufbuild/protobuf';
-import { contract } from '../contract/registry.ts';
 import type { CapturedCall } from './capture.ts';
 import type { Candidate } from './candidate.ts';
 import { compareOnce, diffOptions } from './comparer.ts';
@@ -20,6 +18,7 @@ import { compareThree } from './three-way.ts';
 import { climbsPath } from './candidate-rest.ts';
 import type { Expectations } from './expected.ts';
 import { refusedAsMalformed } from './outcome.ts';
+import { methodByName } from './request-of.ts';
 
 export interface ReplayOptions {
   readonly targets: readonly Candidate[];
@@ -38,12 +37,6 @@ export interface ReplayReport extends Report {
   calls: number;
   targetRate: number;
   generatedAt: string;
-}
-
-/** The contract's method for a report name, `package.Service/Method`. */
-export function methodByName(name: string): DescMethod | undefined {
-  const [service, method] = name.split('/');
-  return contract.getService(service ?? '')?.methods.find((m) => m.name === method);
 }
 
 export async function replay(calls: readonly CapturedCall[], options: ReplayOptions): Promise<ReplayReport> {

@@ -1,9 +1,11 @@
 /**
- * How the comparison names a call's method. The request message itself is the
+ * How the comparison names a call's method, and finds the method by that name
+ * again (a capture's calls, the jobs handed to its worker thread). The request message itself is the
  * transport's, carried on the operation (operation.ts's TransportCall): a REST
  * call and a gRPC call asking the same thing carry the same message.
  */
 import type { DescMethod } from '@bufbuild/protobuf';
+import { contract } from '../contract/registry.ts';
 
 const names = new WeakMap<DescMethod, string>();
 
@@ -12,4 +14,10 @@ export function methodName(method: DescMethod): string {
   let name = names.get(method);
   if (name === undefined) names.set(method, (name = `${method.parent.typeName}/${method.name}`));
   return name;
+}
+
+/** The contract's method for a report name, `package.Service/Method` (a capture's, or a job handed to the comparison's worker). */
+export function methodByName(name: string): DescMethod | undefined {
+  const [service, method] = name.split('/');
+  return contract.getService(service ?? '')?.methods.find((m) => m.name === method);
 }

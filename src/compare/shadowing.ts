@@ -1,22 +1,24 @@
 /**
  * Live comparison as the gateway runs it, built from the configuration: the
- * candidate client, the queue, the counters (in the gateway's store when
- * comparing, store/compare-counters.ts), the metrics, the capture, and the tap
- * that wraps the runner. server.ts builds it only when `--compare-with` or `--capture` is set.
+ * comparisons on their worker thread (off-thread.ts, which asks the candidate
+ * and diffs there), the counters (in the gateway's store when comparing,
+ * store/compare-counters.ts), the samples and metrics the findings count in
+ * here, the capture, and the tap that wraps the runner. server.ts builds it
+ * only when `--compare-with` or `--capture` is set.
  */
 import type { Registry } from 'prom-client';
 import type { Binding } from '../contract/bindings.ts';
-import type { Candidate, CandidateProtocol } from './candidate.ts';
-import { openCandidate as makeCandidate } from './open-candidate.ts';
+import { safeUrl, type CandidateProtocol } from './candidate.ts';
 import { Capture } from './capture.ts';
+import { recordFinding } from './comparer.ts';
 import { CompareMetrics } from './metrics.ts';
-import { ComparisonQueue } from './queue.ts';
+import { OffThreadComparisons } from './off-thread.ts';
 import { memoryStore, sharedStore, type CounterStore } from './report-store.ts';
 import type { ComparisonCounterStore } from '../store/types.ts';
 import { Samples } from './samples.ts';
 import type { Interceptor, Runner } from '../port/runner.ts';
 import { ComparingRunner } from './tap.ts';
-import { report, type Report } from './tally.ts';
+import { add, KEY, report, type Report } from './tally.ts';
 import { declaredExpectations, Expectations, readExpectations, type ExpectedDifference } from './expected.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -50,10 +52,16 @@ export interface ReportDocument extends Report {
   generatedAt: string;
 }
 
+/** Results come back from the worker at most this long after their comparison ends, or sooner when this many wait. */
+const BATCH_MS = 100;
+const BATCH_SIZE = 64;
+
 export class Shadowing {
-  readonly queue: ComparisonQueue;
+  /** The comparisons under way; undefined when only capturing. */
+  readonly comparisons: OffThreadComparisons | undefined;
   readonly #settings: ShadowingSettings;
-  readonly #candidate: Candidate | undefined;
+  /** The candidate's URL as the report shows it (no user or password). */
+  readonly #candidateUrl: string | undefined;
   readonly #store: CounterStore;
   readonly #samples: Samples;
   readonly #metrics: CompareMetrics;
@@ -63,27 +71,50 @@ export class Shadowing {
   readonly #teamExpected: readonly ExpectedDifference[];
   #expectations = new Expectations([]);
 
-  private constructor(settings: ShadowingSettings, candidate: Candidate | undefined, store: CounterStore, registry: Registry) {
+  private constructor(settings: ShadowingSettings, store: CounterStore, registry: Registry, warn: (message: string) => void) {
     this.#settings = settings;
-    this.#candidate = candidate;
+    this.#candidateUrl = settings.compareWith ? safeUrl(settings.compareWith) : undefined;
     this.#store = store;
     this.#samplesKey = settings.compareSamplesTokenFile ? samplesKey(settings.compareSamplesTokenFile) : undefined;
     this.#teamExpected = settings.compareExpect ? readExpectations(settings.compareExpect) : [];
     this.#samples = new Samples(this.#samplesKey ? settings.compareSamples : 0);
     this.#metrics = new CompareMetrics(registry);
     this.#capture = settings.capture ? new Capture(settings.capture) : undefined;
-    this.queue = new ComparisonQueue({ capacity: settings.compareQueue, concurrency: settings.compareConcurrency, timeoutMs: settings.compareTimeoutMs });
+    const counting = { counters: store.counters, samples: this.#samples, onResult: (method: string, result: string) => this.#metrics.count(method, result) };
+    this.comparisons = settings.compareWith
+      ? new OffThreadComparisons({
+        settings: {
+          url: settings.compareWith,
+          protocol: settings.compareProtocol,
+          capacity: settings.compareQueue,
+          concurrency: settings.compareConcurrency,
+          timeoutMs: settings.compareTimeoutMs,
+          noise: settings.compareNoise,
+          retryMs: settings.compareRetryMs,
+          keepSamples: this.#samples.keeping,
+          batchMs: BATCH_MS,
+          batchSize: BATCH_SIZE,
+        },
+        record: (name, finding) => recordFinding(name, finding, counting),
+        dropped: this.#dropped,
+        warn,
+      })
+      : undefined;
   }
 
-  /** `counts`: the gateway's store, where comparisons count (replicas sharing it add up). */
-  static async start(settings: ShadowingSettings, registry: Registry, counts: ComparisonCounterStore): Promise<Shadowing> {
-    const candidate = settings.compareWith ? await makeCandidate(settings.compareWith, settings.compareProtocol) : undefined;
-    const store = candidate ? sharedStore(counts, settings.compareRun ?? '') : memoryStore();
-    return new Shadowing(settings, candidate, store, registry);
+  /**
+   * `counts`: the gateway's store, where comparisons count (replicas sharing it add up).
+   * `warn`: the gateway's log, told once if the comparison's worker thread stops.
+   */
+  static async start(settings: ShadowingSettings, registry: Registry, counts: ComparisonCounterStore, warn: (message: string) => void = () => {}): Promise<Shadowing> {
+    const store = settings.compareWith ? sharedStore(counts, settings.compareRun ?? '') : memoryStore();
+    const shadowing = new Shadowing(settings, store, registry, warn);
+    await shadowing.comparisons?.ready();
+    return shadowing;
   }
 
   get comparing(): boolean {
-    return this.#candidate !== undefined;
+    return this.comparisons !== undefined;
   }
 
   /** The comparison tap as a step of the request's chain (port/runner.ts). */
@@ -97,23 +128,22 @@ export class Shadowing {
     this.#expectations = new Expectations([...this.#teamExpected, ...declaredExpectations(bindings)]);
     return new ComparingRunner(runner, {
       bindings,
-      candidate: this.#candidate,
-      queue: this.queue,
+      comparisons: this.comparisons,
+      counters: this.#store.counters,
       sample: s.compareSample,
       unsafe: s.compareUnsafe,
       budgetMs,
-      comparer: {
-        counters: this.#store.counters,
-        samples: this.#samples,
-        noise: s.compareNoise,
-        retryMs: s.compareRetryMs,
-        onResult: (method, result) => metrics.count(method, result),
-      },
       ...(this.#capture ? { onCall: (call: Parameters<Capture['write']>[0], input: Parameters<Capture['write']>[1]) => this.#capture!.write(call, input) } : {}),
-      onDropped: (method) => metrics.count(method, 'dropped'),
+      onDropped: this.#dropped,
       onSkipped: (method) => metrics.count(method, 'skipped'),
     });
   }
+
+  /** A comparison dropped, by the tap or by the worker's queue: counted and in the metrics. */
+  readonly #dropped = (method: string): void => {
+    add(this.#store.counters, method, KEY.dropped);
+    this.#metrics.count(method, 'dropped');
+  };
 
   /** Whether a request's Authorization bears the samples reader's secret. */
   maySeeSamples(authorization: string | undefined): boolean {
@@ -127,7 +157,7 @@ export class Shadowing {
     const counters = await this.#store.read();
     return {
       ...report(counters, { targetRate: this.#settings.compareTargetRate, samples: withSamples ? this.#samples.all : undefined, expectations: this.#expectations }),
-      candidate: this.#candidate?.url,
+      candidate: this.#candidateUrl,
       run: this.#settings.compareRun,
       sample: this.#settings.compareSample,
       targetRate: this.#settings.compareTargetRate,
@@ -135,9 +165,13 @@ export class Shadowing {
     };
   }
 
+  /** Resolves once every comparison under way has ended and counted here (tests, shutdown). */
+  async drained(): Promise<void> {
+    await this.comparisons?.drained();
+  }
+
   async close(): Promise<void> {
-    await this.queue.drained();
-    await this.#candidate?.close();
+    await this.comparisons?.close();
     await this.#capture?.close();
     await this.#store.close();
   }

@@ -2,9 +2,10 @@
  * The comparison tap: a runner in front of the real one. Every operation runs
  * as before and its answer goes back to the caller untouched; only once it is
  * settled, and on a later turn of the event loop, is the call considered for
- * comparison (read-only? sampled?) and, if chosen, put on the comparison
- * queue. The caller never waits for the candidate; a full queue drops the
- * comparison and counts it. Below both transports, so REST, gRPC, gRPC-Web and
+ * comparison (read-only? sampled?) and, if chosen, handed to the comparisons
+ * (off-thread.ts: a worker thread asks the candidate and diffs). The caller
+ * never waits for the candidate; a full queue drops the comparison and counts
+ * it. Below both transports, so REST, gRPC, gRPC-Web and
  * Connect calls are all seen, as the same request message.
  */
 import type { DescMessage } from '@bufbuild/protobuf';
@@ -13,22 +14,22 @@ import type { Json } from '../vocabulary/json.ts';
 import { requestContext, finish, type RequestContext } from '../request/context.ts';
 import type { Operation, TransportCall } from '../port/operation.ts';
 import type { Runner } from '../port/runner.ts';
-import { COMPARISON_REQUEST_ID, type Candidate } from './candidate.ts';
+import { COMPARISON_REQUEST_ID } from './candidate.ts';
 import { climbsPath } from './candidate-rest.ts';
-import { compareOnce, type ComparerOptions } from './comparer.ts';
+import type { Comparisons } from './off-thread.ts';
 import { refusedAsMalformed, type Outcome } from './outcome.ts';
 import { answered, failed } from './primary-outcome.ts';
 import { isReadOnly } from '../contract/read-only.ts';
 import { methodName } from './request-of.ts';
 import { sampled } from './sampler.ts';
-import type { ComparisonQueue } from './queue.ts';
-import { add, KEY } from './tally.ts';
+import { add, KEY, type Counters } from './tally.ts';
 
 export interface TapOptions {
   readonly bindings: readonly Binding[];
-  readonly candidate: Candidate | undefined;
-  readonly queue: ComparisonQueue;
-  readonly comparer: ComparerOptions;
+  /** Where a chosen comparison goes; undefined: nothing is compared (capture alone). */
+  readonly comparisons: Comparisons | undefined;
+  /** Where the calls not compared count (skipped, refused). */
+  readonly counters: Counters;
   readonly sample: number;
   /** Send writes too (`--compare-unsafe`): the operator says the candidate is isolated. */
   readonly unsafe: boolean;
@@ -36,7 +37,8 @@ export interface TapOptions {
   readonly budgetMs: number;
   /** Told of every v2 call, comparison or not (capture). */
   readonly onCall?: (call: { method: string; request: Json; protocol: string }, input: DescMessage) => void;
-  readonly onDropped?: (method: string) => void;
+  /** A comparison dropped (too many under way): counted by the caller. */
+  readonly onDropped: (method: string) => void;
   readonly onSkipped?: (method: string) => void;
 }
 
@@ -77,13 +79,13 @@ export class ComparingRunner implements Runner {
     const { binding } = call;
     const options = this.#options;
     const name = methodName(binding.method);
-    const candidate = options.candidate;
+    const comparisons = options.comparisons;
     const readOnly = isReadOnly(binding.method);
-    if (candidate && !readOnly && !options.unsafe) {
-      add(options.comparer.counters, name, KEY.skipped);
+    if (comparisons && !readOnly && !options.unsafe) {
+      add(options.counters, name, KEY.skipped);
       options.onSkipped?.(name);
     }
-    const compare = candidate !== undefined && (readOnly || options.unsafe) && primary.kind !== 'unanswered' && options.sample > 0;
+    const compare = comparisons !== undefined && (readOnly || options.unsafe) && primary.kind !== 'unanswered' && options.sample > 0;
     if (!compare && !options.onCall) return;
     let request: Json;
     try {
@@ -96,7 +98,7 @@ export class ComparingRunner implements Runner {
     options.onCall?.({ method: name, request, protocol }, binding.method.input);
     if (!compare || !sampled(options.sample, name, request, ctx.authorization)) return;
     if (refusedAsMalformed(primary) || climbsPath(binding.method, request)) {
-      add(options.comparer.counters, name, KEY.refused);
+      add(options.counters, name, KEY.refused);
       return;
     }
     const authorization = ctx.authorization;
@@ -110,19 +112,7 @@ export class ComparingRunner implements Runner {
         finish(again);
       }
     };
-    const accepted = options.queue.offer((signal) => compareOnce({
-      method: binding.method,
-      name,
-      request,
-      primary,
-      askPrimary,
-      askCandidate: (s) => candidate.ask(binding.method, request, authorization, s),
-      readOnly,
-      protocol,
-    }, options.comparer, signal).then(() => {}));
-    if (!accepted) {
-      add(options.comparer.counters, name, KEY.dropped);
-      options.onDropped?.(name);
-    }
+    const accepted = comparisons.offer({ name, request, primary, authorization, readOnly, protocol, askPrimary });
+    if (!accepted) options.onDropped(name);
   }
 }

@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/config.ts';
 import { buildGateway } from '../../src/server.ts';
 import { contract } from '../../src/contract/registry.ts';
 import { climbsPath } from '../../src/compare/candidate-rest.ts';
-import { methodByName } from '../../src/compare/replay.ts';
+import { methodByName } from '../../src/compare/request-of.ts';
 import { declaredSecrets, redact, REDACTED } from '../../src/compare/redact.ts';
 import { MAPPINGS } from '../../mappings/index.ts';
 import { Client } from '../support/stack.ts';

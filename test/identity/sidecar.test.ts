@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIssuer, type RunningIssuer } from '../../src/emulator/issuer/index.ts';
 import { GrpcClient, rejected } from '../support/grpc.ts';
 import { aip, startStack, TOKEN, type Stack } from '../support/stack.ts';
+import { settled } from '../compare/report-client.ts';
 
 const IDENTITY = `${'a'.repeat(40)}/${'b'.repeat(16)}`;
 const SUBJECT = 'system:serviceaccount:apps:web';
@@ -77,6 +78,8 @@ describe('the sidecar assumes its workload identity', () => {
   });
 
   it("shadows a request that brings no token to the comparison candidate with the identity's token too", async () => {
+    // The comparisons of the calls before (on the gateway's worker thread) have ended: the candidate sees this call's alone.
+    await settled(stack.url, `${GROUPS}/ListGroups`, 2);
     candidateSaw.length = 0;
     expect((await stack.client.get('/iam/v2beta1/groups', {}, { authorization: null })).status).toBe(200);
     for (let waited = 0; candidateSaw.length === 0 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));

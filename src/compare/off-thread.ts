@@ -1,0 +1,214 @@
+/**
+ * The comparisons the tap chooses (tap.ts), made on a worker thread
+ * (worker.ts): the main thread, the caller's, only hands each job over and
+ * counts each finding when it comes back. Both ways go in batches, since each
+ * message wakes the receiving thread's event loop: the jobs chosen in one
+ * turn leave together (one message on the next microtask), and the worker
+ * sends its findings every `batchMs` or once `batchSize` are waiting.
+ *
+ * Bounded as the queue was on the main thread: at most `capacity` waiting and
+ * `concurrency` running are handed over and not yet ended; one more is
+ * dropped, never waited for. With `--compare-noise` (the only time the
+ * primary is asked again, at first and at a re-read) a job keeps its way to
+ * ask (the operation and the caller's context) in a map until its finding
+ * arrives, so nothing is kept past its comparison.
+ *
+ * A worker that cannot start or that dies takes no call down: the
+ * comparisons it had count as errors, later ones as dropped, and the log says
+ * so once.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Json } from '../vocabulary/json.ts';
+import type { Finding } from './comparer.ts';
+import type { Outcome } from './outcome.ts';
+import type { FromWorker, JobMessage, ToWorker, WorkerSettings } from './worker-messages.ts';
+
+/** A comparison the tap chose: the call as the primary saw it. */
+export interface ShadowJob {
+  /** `package.Service/Method` (request-of.ts). */
+  readonly name: string;
+  readonly request: Json;
+  readonly primary: Outcome;
+  readonly authorization: string;
+  readonly readOnly: boolean;
+  readonly protocol: string;
+  /** Asks the primary again, as the caller did. */
+  readonly askPrimary: () => Promise<Outcome>;
+}
+
+/** Where the tap hands a comparison; false: dropped (too many under way), for the tap to count. */
+export interface Comparisons {
+  offer(job: ShadowJob): boolean;
+}
+
+export interface OffThreadOptions {
+  readonly settings: WorkerSettings;
+  /** A comparison's finding, counted (comparer.ts's recordFinding). */
+  readonly record: (name: string, finding: Finding) => void;
+  /** A comparison the worker's queue had no room for. */
+  readonly dropped: (name: string) => void;
+  /** Said once, when the worker cannot start or stops. */
+  readonly warn: (message: string) => void;
+  /** The worker's entry (a test's own, to see what a failing worker does). */
+  readonly entry?: URL;
+}
+
+/**
+ * The worker's entry: worker.ts beside this file when run from the sources (`node src/cli.ts`,
+ * vitest); in the bundle, dist/src/compare-worker.js, where every chunk sits (scripts/build.ts).
+ */
+const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./compare-worker.js', import.meta.url);
+
+/** The worker thread's name, which Node gives its OS thread too (/proc/<pid>/task/<tid>/comm): a benchmark finds its CPU there. */
+export const WORKER_NAME = 'v2gw-compare';
+
+const LOST: Finding = { result: 'errors', differences: [] };
+const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with --compare-noise' };
+const UNCLONED: Outcome = { kind: 'unanswered', why: 'the primary\'s answer could not be handed over' };
+
+interface Open {
+  readonly name: string;
+  readonly askPrimary: (() => Promise<Outcome>) | undefined;
+}
+
+export class OffThreadComparisons implements Comparisons {
+  readonly #options: OffThreadOptions;
+  /** Jobs handed over at most: the queue's capacity and the comparisons running. */
+  readonly #limit: number;
+  /** Whether jobs may ask the primary again (`--compare-noise`), so their way to ask is kept. */
+  readonly #asksAgain: boolean;
+  #worker: Worker | undefined;
+  /** Jobs handed over (or about to be) whose finding has not come back, by id. */
+  readonly #open = new Map<number, Open>();
+  #outgoing: JobMessage[] = [];
+  #nextId = 1;
+  #idle: (() => void)[] = [];
+  #closing = false;
+  #stopped = false;
+  /** Settled once the worker has loaded, or is gone. */
+  readonly #ready: Promise<void>;
+  #readied!: () => void;
+
+  constructor(options: OffThreadOptions) {
+    this.#options = options;
+    this.#ready = new Promise((resolve) => (this.#readied = resolve));
+    const { capacity, concurrency, noise } = options.settings;
+    this.#limit = capacity + concurrency;
+    this.#asksAgain = noise;
+    try {
+      const worker = new Worker(options.entry ?? ENTRY, { name: WORKER_NAME, workerData: options.settings });
+      worker.on('message', (message: FromWorker) => this.#received(message));
+      worker.on('error', (error) => this.#lost(error));
+      worker.on('exit', (code) => this.#lost(new Error(`it exited with code ${code}`)));
+      // The gateway's servers keep the process up; the worker alone must not, once loaded (until then a
+      // gateway's start awaits it, ready(), with nothing else yet to keep the process up).
+      void this.#ready.then(() => worker.unref());
+      this.#worker = worker;
+    } catch (error) {
+      this.#lost(error);
+    }
+  }
+
+  /**
+   * Resolves once the worker has loaded (its first comparisons then start at once), or is gone, or after
+   * `waitMs`: a slow start delays the gateway's only so long, the jobs waiting for it meanwhile.
+   */
+  ready(waitMs = 10_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    return Promise.race([this.#ready, late]).finally(() => clearTimeout(timer));
+  }
+
+  offer(job: ShadowJob): boolean {
+    if (!this.#worker || this.#open.size >= this.#limit) return false;
+    const id = this.#nextId++;
+    this.#open.set(id, { name: job.name, askPrimary: this.#asksAgain ? job.askPrimary : undefined });
+    const message: JobMessage = { id, method: job.name, request: job.request, primary: job.primary, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
+    if (this.#outgoing.push(message) === 1) queueMicrotask(this.#flush);
+    return true;
+  }
+
+  /** Comparisons handed over and not yet counted. */
+  get pending(): number {
+    return this.#open.size;
+  }
+
+  /** Resolves once every comparison handed over has ended and been counted here (tests, shutdown). */
+  drained(): Promise<void> {
+    if (this.#open.size === 0) return Promise.resolve();
+    this.#flush();
+    this.#send({ kind: 'drain' });
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    await this.drained();
+    this.#closing = true;
+    await this.#worker?.terminate();
+  }
+
+  readonly #flush = (): void => {
+    if (this.#outgoing.length === 0) return;
+    const jobs = this.#outgoing;
+    this.#outgoing = [];
+    if (this.#send({ kind: 'jobs', jobs })) return;
+    // Something in a job would not clone (requests and answers are JSON: it should not happen): it fails alone.
+    for (const job of jobs) if (!this.#send({ kind: 'jobs', jobs: [job] })) this.#end(job.id, LOST);
+    this.#settle();
+  };
+
+  /** False when the message could not be cloned; a worker gone meanwhile is #lost's to tell. */
+  #send(message: ToWorker): boolean {
+    try {
+      this.#worker?.postMessage(message);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #received(message: FromWorker): void {
+    if (message.kind === 'ready') return this.#readied();
+    if (message.kind === 'ask') {
+      const askPrimary = this.#open.get(message.id)?.askPrimary;
+      const answer = (outcome: Outcome) => this.#send({ kind: 'answer', ask: message.ask, outcome }) || this.#send({ kind: 'answer', ask: message.ask, outcome: UNCLONED });
+      if (askPrimary) void askPrimary().then(answer);
+      else answer(NOT_KEPT);
+      return;
+    }
+    for (const result of message.results) this.#end(result.id, 'dropped' in result ? undefined : result.finding);
+    this.#settle();
+  }
+
+  /** A job ended: its finding counted (undefined: the worker's queue dropped it), its way to ask the primary let go. */
+  #end(id: number, finding: Finding | undefined): void {
+    const open = this.#open.get(id);
+    if (!open) return;
+    this.#open.delete(id);
+    if (finding) this.#options.record(open.name, finding);
+    else this.#options.dropped(open.name);
+  }
+
+  /** The worker is gone (said once: an error is followed by its exit): what it had counts as errors, and nothing more is handed over. */
+  #lost(error: unknown): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#worker = undefined;
+    if (!this.#closing) this.#options.warn(`comparison: its worker thread stopped (${describe(error)}); comparisons under way count as errors, later ones as dropped`);
+    for (const { name } of this.#open.values()) this.#options.record(name, LOST);
+    this.#open.clear();
+    this.#outgoing = [];
+    this.#settle();
+    this.#readied();
+  }
+
+  #settle(): void {
+    if (this.#open.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
+  }
+}
+
+/** An error as the log may show it: a credential in its text (none should be) blotted out. */
+function describe(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}${'code' in error ? ` ${String(error.code)}` : ''}: ${error.message}` : String(error);
+  return text.replace(/\b(bearer|basic)\s+[^\s"',;]+/gi, '$1 (redacted)');
+}

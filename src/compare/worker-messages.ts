@@ -1,0 +1,57 @@
+/**
+ * What the gateway's main thread and the comparison's worker thread (worker.ts,
+ * off-thread.ts) say to each other. Each crosses by structured clone: plain
+ * data only. A job carries the caller's Authorization for the candidate; no
+ * message the worker sends back carries it.
+ */
+import type { Json } from '../vocabulary/json.ts';
+import type { CandidateProtocol } from './candidate.ts';
+import type { Finding } from './comparer.ts';
+import type { Outcome } from './outcome.ts';
+
+/** How the worker compares, fixed when it starts (its `workerData`). */
+export interface WorkerSettings {
+  /** The candidate's URL (it may hold a user and password: never logged). */
+  readonly url: string;
+  readonly protocol: CandidateProtocol;
+  readonly capacity: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly noise: boolean;
+  readonly retryMs: number;
+  readonly keepSamples: boolean;
+  /** The longest a finished comparison's result waits to be sent with others, in ms. */
+  readonly batchMs: number;
+  /** Results sent at once when this many are waiting, without waiting out `batchMs`. */
+  readonly batchSize: number;
+}
+
+/** One comparison to make: the call as the primary saw it. */
+export interface JobMessage {
+  readonly id: number;
+  /** The method's name, `package.Service/Method` (request-of.ts). */
+  readonly method: string;
+  readonly request: Json;
+  readonly primary: Outcome;
+  readonly authorization: string;
+  readonly readOnly: boolean;
+  readonly protocol: string;
+}
+
+/** One comparison's end: what it found, or that the worker's queue was full. */
+export type ResultMessage = { readonly id: number; readonly finding: Finding } | { readonly id: number; readonly dropped: true };
+
+export type ToWorker =
+  /** The comparisons chosen in one turn of the main thread's event loop. */
+  | { readonly kind: 'jobs'; readonly jobs: readonly JobMessage[] }
+  /** The primary's answer when asked again (`ask`), for the comparison that asked. */
+  | { readonly kind: 'answer'; readonly ask: number; readonly outcome: Outcome }
+  /** Send every result as soon as the comparisons under way end (a drain is awaited). */
+  | { readonly kind: 'drain' };
+
+export type FromWorker =
+  /** Loaded, its candidate's client made: comparisons start at once. */
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'results'; readonly results: readonly ResultMessage[] }
+  /** Ask the primary again for job `id` (noise, a re-read): only the main thread holds its runner. */
+  | { readonly kind: 'ask'; readonly ask: number; readonly id: number };
