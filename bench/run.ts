@@ -36,7 +36,8 @@ import { atLeastTimes, atMost, atMostTimes, goalsTable, peakAtMostFloor, reporte
 import { h2loadAvailable } from './lib/h2load-load.ts';
 import { resident, type Resident } from './lib/memory.ts';
 import { seedNative } from './lib/native-seed.ts';
-import { pinning, pinSelf, pinThreadsApart } from './lib/pin.ts';
+import { moveThreadsNamed, pinning, pinSelf } from './lib/pin.ts';
+import { COMPARISON_THREAD } from '../src/index.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags as benchGatewayFlags } from './lib/gateway-defaults.ts';
 import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
@@ -431,9 +432,9 @@ async function comparePart(): Promise<CompareMeasured> {
     ];
     const comparing = [...COMPARE_TARGETS.filter(([, , against]) => against).map(([, proc]) => proc), FLOOR_COMPARING_PROCESS];
     const before = Object.fromEntries(await Promise.all(comparing.map(async (proc) => [proc, await compareCounts(proc, processes[proc]!.url)] as const)));
-    // The primaries' event loops stay on the caller's core; their other threads (the comparison's worker among
-    // them) go to the candidates' core, for every server of the part alike (bench/lib/pin.ts).
-    const threadsApart = () => Object.values(processes).forEach((p) => pinThreadsApart(pin, p.child.pid));
+    // The comparison's worker thread (the gateway names it) goes to the candidates' core; the rest of every
+    // primary stays on the caller's (bench/lib/pin.ts).
+    const threadsApart = () => Object.values(processes).forEach((p) => moveThreadsNamed(pin, p.child.pid, COMPARISON_THREAD));
     threadsApart();
     const c = `c=${settings.compareConnections}`;
     // Every request compared (sample 1): the CPU a compared request costs is the difference per request, not

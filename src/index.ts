@@ -25,6 +25,9 @@ import type { Store } from './store/types.ts';
 
 // ---------------------------------------------------------------- running a gateway
 
+/** The name of the thread a comparing gateway makes its comparisons on (its OS thread's too). */
+export { WORKER_NAME as COMPARISON_THREAD } from './compare/worker-name.ts';
+
 export type { Config } from './config.ts';
 
 /** The configuration the CLI would take from these flags and environment variables (src/config.ts's OPTIONS). */

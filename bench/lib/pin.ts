@@ -8,7 +8,7 @@
  * run says so.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { installed } from './installed.ts';
 
@@ -41,13 +41,13 @@ export function pinSelf(pin: Pinning): void {
 }
 
 /**
- * Keeps a server's event-loop thread (the main thread: its thread id is the process id) on the server's
- * core and moves every other thread of it (a worker of its own, V8's compiler and GC helpers, libuv's
- * pool) to the support cores: work a server hands to another thread may then run beside its event loop,
- * as it would on any machine with a core to spare. Threads made later inherit the main thread's core, so
- * call it again once they exist (after a warm-up).
+ * Moves the threads of process `pid` named `name` (their `comm`, which Node sets from a Worker's `name`)
+ * to the support cores, leaving the rest of the process (its event loop, V8's helpers) where it was
+ * pinned: work a server hands to a thread of its own may then run beside its event loop, as it would on
+ * any machine with a core to spare. A thread made later starts where the thread that made it runs, so
+ * call it again once such threads exist (after a warm-up).
  */
-export function pinThreadsApart(pin: Pinning, pid: number): void {
+export function moveThreadsNamed(pin: Pinning, pid: number, name: string): void {
   if (!pin.active) return;
   let threads: string[];
   try {
@@ -56,9 +56,9 @@ export function pinThreadsApart(pin: Pinning, pid: number): void {
     return;
   }
   for (const tid of threads) {
-    const cores = tid === String(pid) ? pin.cores.server : pin.cores.support;
     try {
-      execFileSync('taskset', ['-p', '-c', cores, tid], { stdio: 'ignore' });
+      if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== name) continue;
+      execFileSync('taskset', ['-p', '-c', pin.cores.support, tid], { stdio: 'ignore' });
     } catch {
       // A thread that ended meanwhile has no core to keep.
     }

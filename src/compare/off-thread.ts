@@ -19,6 +19,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Json } from '../vocabulary/json.ts';
+import { WORKER_NAME } from './worker-name.ts';
 import type { Finding } from './comparer.ts';
 import type { Outcome } from './outcome.ts';
 import type { FromWorker, JobMessage, ToWorker, WorkerSettings } from './worker-messages.ts';
@@ -59,8 +60,7 @@ export interface OffThreadOptions {
  */
 const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./compare-worker.js', import.meta.url);
 
-/** The worker thread's name, which Node gives its OS thread too (/proc/<pid>/task/<tid>/comm): a benchmark finds its CPU there. */
-export const WORKER_NAME = 'v2gw-compare';
+export { WORKER_NAME } from './worker-name.ts';
 
 const LOST: Finding = { result: 'errors', differences: [] };
 const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with --compare-noise' };
