@@ -21,7 +21,7 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = `${ROOT}dist/`;
 
 /** The benchmark's processes (bench/README.md), built when the checkout has them: the image's build copies no bench/. */
-const BENCH_ENTRY_POINTS = ['bench/gateway-process.ts', 'bench/floor-process.ts', 'bench/fastify-floor-process.ts', 'bench/translation-floor-process.ts', 'bench/grpc-floor-process.ts', 'bench/grpc-translation-floor-process.ts'];
+const BENCH_ENTRY_POINTS = ['bench/gateway-process.ts', 'bench/floor-process.ts', 'bench/fastify-floor-process.ts', 'bench/translation-floor-process.ts', 'bench/grpc-floor-process.ts', 'bench/grpc-translation-floor-process.ts', 'bench/allocation-sampler.ts'];
 const ENTRY_POINTS = ['src/cli.ts', ...BENCH_ENTRY_POINTS.filter((entry) => existsSync(`${ROOT}${entry}`))];
 
 /** Read at run time through `new URL(…, import.meta.url)`: from → to, both from the root and dist/. */
