@@ -78,13 +78,11 @@ interface Measured {
   start: (nodeArgs: string[], env: Record<string, string>) => Promise<Server>;
   probe: (url: string) => Promise<void>;
   call: (url: string) => Promise<H2loadCall>;
-  gateway?: boolean;
 }
 
 const gatewayNodeArgs = [...GATEWAY_NODE_ARGS, ...values['node-arg']];
 const gatewayAs = (name: string, protocol: 'REST' | 'gRPC'): Measured => ({
   name,
-  gateway: true,
   start: (nodeArgs, env) => startGateway(name, emulator.url, { nodeArgs: [...gatewayNodeArgs, ...nodeArgs], env: { ...envOf(GATEWAY_ENV), ...env }, flags: [...gatewayFlags('info'), ...values['gateway-flag']], launch: served }),
   probe: (url) => (protocol === 'REST' ? probeRest(name, url, scenario) : probeGrpc(name, url, scenario, probing)),
   call: async (url) => (protocol === 'REST' ? rest(`${url}${scenario.restPath}`) : h2loadGrpcCall(url, scenario, probing)),
@@ -174,7 +172,7 @@ try {
     console.log(`| ${stage} | ${stages.map((s) => kb((s.get(stage) ?? 0) / requests)).join(' | ')} |`);
   }
 
-  for (const r of results.filter((r) => siteCount > 0 && SERVERS.find(({ name }) => name === r.name)?.gateway)) {
+  for (const r of results.filter(() => siteCount > 0)) {
     console.log(`\n| ${r.name}: where it allocates (sampled) | per answer |`);
     console.log('|:--|--:|');
     for (const [site, bytes] of [...r.sites].sort((a, b) => b[1] - a[1]).slice(0, siteCount)) console.log(`| \`${site}\` | ${kb(bytes / requests)} |`);
