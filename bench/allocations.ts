@@ -7,9 +7,10 @@
  * the floors with Node's own) with bench/allocation-sampler.ts preloaded, answers `--warm` requests at
  * `--connections` from h2load (every answer checked as `npm run bench:instructions` checks it), then
  * `--requests` more inside the sampler's window. Per server: the bytes the heap took per answer (from the
- * collections' before/after figures: exact, whatever was sampled), the collections per 1,000 answers, and
+ * collections' before/after figures: exact, whatever was sampled), the bytes its scavenges promoted to the old
+ * generation per answer, the collections per 1,000 answers, and
  * the sampled bytes per answer by stage (bench/lib/get-stages.ts, the stages of `--stages`) and by the
- * function that allocated (`--sites`, the largest n of each gateway).
+ * function that allocated (`--sites`, the largest n of each server).
  *
  * `npm run bench:allocations -- [--scenario get|list] [--warm 3000] [--requests 20000] [--connections 50]
  * [--interval 4096] [--sites 25] [--only <server,…>] [--node-arg <flag>…] [--gateway-flag <flag>…] [--no-pin]`.
@@ -20,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { allocatedBytes, bytesBySite, collectionCounts, type AllocationWindow } from './lib/allocation-profile.ts';
+import { allocatedBytes, bytesBySite, collectionCounts, promotedBytes, type AllocationWindow } from './lib/allocation-profile.ts';
 import { stageCosts } from './lib/callgrind-profile.ts';
 import { builtScript } from './lib/built.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
@@ -117,6 +118,7 @@ interface Result {
   name: string;
   perAnswer: number;
   sampledPerAnswer: number;
+  promotedPerAnswer: number;
   collections: Map<string, number>;
   sites: Map<string, number>;
 }
@@ -143,7 +145,7 @@ async function measure(server: Measured): Promise<Result> {
     const sites = bytesBySite(window.profile.head);
     let sampled = 0;
     for (const bytes of sites.values()) sampled += bytes;
-    return { name: server.name, perAnswer: allocatedBytes(window.gc) / requests, sampledPerAnswer: sampled / requests, collections: collectionCounts(window.gc.collections), sites };
+    return { name: server.name, perAnswer: allocatedBytes(window.gc) / requests, sampledPerAnswer: sampled / requests, promotedPerAnswer: promotedBytes(window.gc.collections) / requests, collections: collectionCounts(window.gc.collections), sites };
   } finally {
     await running.child.stop();
   }
@@ -156,12 +158,12 @@ try {
   const results: Result[] = [];
   for (const server of SERVERS.filter(({ name }) => values.only === undefined || values.only.split(',').includes(name))) results.push(await measure(server));
 
-  console.log(`| server (${scenario.name}) | bytes allocated per answer | sampled | scavenges per 1,000 answers | other collections |`);
-  console.log('|:--|--:|--:|--:|--:|');
+  console.log(`| server (${scenario.name}) | bytes allocated per answer | sampled | promoted by scavenges | scavenges per 1,000 answers | other collections |`);
+  console.log('|:--|--:|--:|--:|--:|--:|');
   for (const r of results) {
     const scavenges = r.collections.get('Scavenge') ?? 0;
     const others = [...r.collections].filter(([kind]) => kind !== 'Scavenge').map(([kind, n]) => `${kind} ${n}`).join(', ');
-    console.log(`| ${r.name} | ${kb(r.perAnswer)} | ${kb(r.sampledPerAnswer)} | ${((scavenges * 1000) / requests).toFixed(1)} | ${others || 'none'} |`);
+    console.log(`| ${r.name} | ${kb(r.perAnswer)} | ${kb(r.sampledPerAnswer)} | ${kb(r.promotedPerAnswer)} | ${((scavenges * 1000) / requests).toFixed(1)} | ${others || 'none'} |`);
   }
 
   console.log(`\n| stage (sampled, per answer) | ${results.map((r) => r.name).join(' | ')} |`);

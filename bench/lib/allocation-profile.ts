@@ -14,11 +14,17 @@ export interface ProfileNode {
   children: ProfileNode[];
 }
 
-/** One collection as `v8.GCProfiler` reports it (the fields read here). */
+/** The heap as `v8.GCProfiler` reports it before or after a collection (the fields read here). */
+interface HeapAt {
+  heapStatistics: { usedHeapSize: number };
+  heapSpaceStatistics?: Array<{ spaceName: string; spaceUsedSize: number }>;
+}
+
+/** One collection as `v8.GCProfiler` reports it. */
 export interface Collection {
   gcType: string;
-  beforeGC: { heapStatistics: { usedHeapSize: number } };
-  afterGC: { heapStatistics: { usedHeapSize: number } };
+  beforeGC: HeapAt;
+  afterGC: HeapAt;
 }
 
 /** The sampler's file. */
@@ -40,6 +46,20 @@ export function allocatedBytes({ usedAtStart, usedAtEnd, collections }: Allocati
     after = afterGC.heapStatistics.usedHeapSize;
   }
   return sum + usedAtEnd - after;
+}
+
+function oldSpaceUsed(heap: HeapAt): number {
+  return heap.heapSpaceStatistics?.find(({ spaceName }) => spaceName === 'old_space')?.spaceUsedSize ?? 0;
+}
+
+/**
+ * Bytes the young generation's collections moved to the old one (what the old space grew by across each
+ * scavenge): objects still alive after two scavenges, which only the old generation's collection frees.
+ */
+export function promotedBytes(collections: readonly Collection[]): number {
+  let sum = 0;
+  for (const { gcType, beforeGC, afterGC } of collections) if (gcType === 'Scavenge') sum += Math.max(0, oldSpaceUsed(afterGC) - oldSpaceUsed(beforeGC));
+  return sum;
 }
 
 /** Collections over the window by kind (`Scavenge`, `MarkSweepCompact`, …). */

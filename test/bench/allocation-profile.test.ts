@@ -3,7 +3,7 @@
  * over the window from the collections' before/after figures, and the sampled bytes by allocating function.
  */
 import { describe, expect, it } from 'vitest';
-import { allocatedBytes, bytesBySite, collectionCounts, frameName, type Collection, type ProfileNode } from '../../bench/lib/allocation-profile.ts';
+import { allocatedBytes, bytesBySite, collectionCounts, frameName, promotedBytes, type Collection, type ProfileNode } from '../../bench/lib/allocation-profile.ts';
 
 const collection = (gcType: string, before: number, after: number): Collection => ({ gcType, beforeGC: { heapStatistics: { usedHeapSize: before } }, afterGC: { heapStatistics: { usedHeapSize: after } } });
 
@@ -17,6 +17,15 @@ describe('allocation profile', () => {
     expect(allocatedBytes({ usedAtStart: 1_000, usedAtEnd: 2_300, collections })).toBe(6_000);
     expect(allocatedBytes({ usedAtStart: 1_000, usedAtEnd: 1_500, collections: [] })).toBe(500);
     expect(collectionCounts([...collections, collection('MarkSweepCompact', 9, 1)])).toEqual(new Map([['Scavenge', 2], ['MarkSweepCompact', 1]]));
+  });
+
+  it("counts what scavenges moved to the old space, not what the old generation's own collections freed", () => {
+    const old = (used: number) => ({ heapStatistics: { usedHeapSize: 0 }, heapSpaceStatistics: [{ spaceName: 'new_space', spaceUsedSize: 9_999 }, { spaceName: 'old_space', spaceUsedSize: used }] });
+    expect(promotedBytes([
+      { gcType: 'Scavenge', beforeGC: old(1_000), afterGC: old(1_300) },
+      { gcType: 'MarkSweepCompact', beforeGC: old(1_300), afterGC: old(400) },
+      { gcType: 'Scavenge', beforeGC: old(400), afterGC: old(450) },
+    ])).toBe(350);
   });
 
   it('sums sampled bytes per allocating function over every stack it allocated at', () => {
