@@ -88,10 +88,12 @@ export interface FloorOptions {
   timeoutMs?: number;
   /** Node flags for the floor (none by default: Node's own settings). */
   nodeArgs?: readonly string[];
+  /** Added to the environment it inherits (bench/allocations.ts: where its sampler writes). */
+  env?: Record<string, string>;
 }
 
-function childOptions({ launch, timeoutMs, nodeArgs }: FloorOptions): { launch?: Launch; timeoutMs?: number; nodeArgs?: string[] } {
-  return { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...(nodeArgs?.length ? { nodeArgs: [...nodeArgs] } : {}) };
+function childOptions({ launch, timeoutMs, nodeArgs, env }: FloorOptions): { launch?: Launch; timeoutMs?: number; nodeArgs?: string[]; env?: Record<string, string> } {
+  return { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...(nodeArgs?.length ? { nodeArgs: [...nodeArgs] } : {}), ...(env ? { env } : {}) };
 }
 
 /** The gRPC floors: the raw one, and the least translation answering the RPC's own message. */

@@ -225,17 +225,19 @@ export class V1Backend implements BackendPort {
   }
 
   async #listV1(mapping: ResourceMapping, query: Json, ctx: RequestContext): Promise<Json[]> {
-    const answer = await this.#v1.call<{ items?: unknown }>(
-      { method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization },
-      ctx,
-    );
-    return v1ListRows(answer) as Json[];
+    return v1ListRows(await this.#listCall(mapping, query, ctx)) as Json[];
+  }
+
+  /** v1's answer to a list of the mapping's collection: the call itself, not awaited (a Get awaits it once, in #fetchRow). */
+  #listCall(mapping: ResourceMapping, query: Json, ctx: RequestContext): Promise<{ items?: unknown }> {
+    return this.#v1.call({ method: 'GET', path: v1CollectionPath(mapping), query: query as Record<string, string>, authorization: ctx.authorization }, ctx);
   }
 
   /** v1 has no Get: list by id, and treat an empty answer as NOT_FOUND. */
   async #fetchRow(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Json> {
     const uidKey = v1UidKey(mapping);
-    const rows = await this.#listV1(mapping, { [mapping.v1.idParam]: uid }, ctx);
+    // The list call awaited here, not through #listV1: one async frame fewer on every Get.
+    const rows = v1ListRows(await this.#listCall(mapping, { [mapping.v1.idParam]: uid }, ctx)) as Json[];
     // Match the id ourselves: a v1 that ignored the filter must not make us answer with another row.
     const row = rows.find((r) => r[uidKey] === uid);
     if (!row) {

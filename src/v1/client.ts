@@ -87,56 +87,57 @@ export class V1Client {
     return this.callReading(call, scope, v1Message<T>);
   }
 
-  /** `call` with its successful answer read by `read` (ReadSuccess), its failures thrown as `call` throws them. */
+  /**
+   * `call` with its successful answer read by `read` (ReadSuccess), its failures thrown as `call` throws them.
+   * One async function for the call and its observation (metrics, the client span): each async layer a
+   * call passes through is a promise and a suspended frame more, allocated on every Get.
+   */
   async callReading<T>(call: V1Call, scope: CallScope | undefined, read: ReadSuccess<T>): Promise<T> {
+    if (scope) scope.counter.v1Calls++;
     // One client span per call (its retries included), whose context v1 gets as the parent of its own work.
     const span = scope?.trace?.child(call.method, 'client', httpClientAttributes(call.method, this.#origin, call.path));
-    if (!this.#observe && !span) return this.#call(call, read, scope);
-    const started = performance.now();
+    const observe = this.#observe;
+    const started = observe || span ? performance.now() : 0;
     let status = 0;
-    let failure: unknown;
+    let failed: unknown;
     try {
-      return await this.#call<T>(call, read, scope, (s) => (status = s), span?.propagation);
+      // A literal of one shape when there is no trace context to pass on (tracing off): no object spread per call.
+      const headers: Record<string, string> = span
+        ? { ...span.propagation, authorization: call.authorization, accept: 'application/json' }
+        : { authorization: call.authorization, accept: 'application/json' };
+      let body: string | undefined;
+      if (call.body !== undefined) {
+        body = JSON.stringify(call.body);
+        headers['content-type'] = 'application/json';
+      }
+      let answer: Answer;
+      try {
+        const request = { origin: this.baseUrl, method: call.method, path: withQuery(call.path, call.query), headers, body };
+        const answered = observe || span ? (s: number) => (status = s) : undefined;
+        // Reads are safe to repeat (read-retry.ts says when, and how long v1's Retry-After lets it wait); the
+        // last answer is handed through, so v1's own error body still reaches the client. The request's signal
+        // ends the call when the caller goes away or the whole request's deadline passes.
+        answer = await withReadRetries(call.method, this.#limits.timeoutMs, scope?.signal, (timeoutMs) =>
+          // The first try has the whole timeout: the limits as they are, no copy made for it.
+          exchange(this.#pool, request, timeoutMs === this.#limits.timeoutMs ? this.#limits : { ...this.#limits, timeoutMs }, { signal: scope?.signal, answered, likely: call.likely }),
+        );
+      } catch (error) {
+        throw failure(error, scope, this.#limits.timeoutMs);
+      }
+      const { statusCode, body: bytes } = answer;
+      if (bytes === undefined) throw tooLarge(statusCode, this.#limits.maxBytes);
+      if (statusCode >= 200 && statusCode < 300) return read(isEmpty(bytes) ? undefined : bytes, statusCode);
+      throw fromV1Response(statusCode, textOf(bytes.bytes()), { 'retry-after': answer.headers['retry-after'] });
     } catch (error) {
-      failure = error;
+      failed = error;
       throw error;
     } finally {
-      this.#observe?.(call.method, status, (performance.now() - started) / 1000);
+      observe?.(call.method, status, (performance.now() - started) / 1000);
       if (span) {
         if (status) span.set({ 'http.response.status_code': status });
-        span.end(httpClientErrorType(status, failure));
+        span.end(httpClientErrorType(status, failed));
       }
     }
-  }
-
-  async #call<T>(call: V1Call, read: ReadSuccess<T>, scope?: CallScope, answered?: (status: number) => void, propagation?: Readonly<Record<string, string>>): Promise<T> {
-    if (scope) scope.counter.v1Calls++;
-    // A literal of one shape when there is no trace context to pass on (tracing off): no object spread per call.
-    const headers: Record<string, string> = propagation
-      ? { ...propagation, authorization: call.authorization, accept: 'application/json' }
-      : { authorization: call.authorization, accept: 'application/json' };
-    let body: string | undefined;
-    if (call.body !== undefined) {
-      body = JSON.stringify(call.body);
-      headers['content-type'] = 'application/json';
-    }
-    let answer: Answer;
-    try {
-      const request = { origin: this.baseUrl, method: call.method, path: withQuery(call.path, call.query), headers, body };
-      // Reads are safe to repeat (read-retry.ts says when, and how long v1's Retry-After lets it wait); the
-      // last answer is handed through, so v1's own error body still reaches the client. The request's signal
-      // ends the call when the caller goes away or the whole request's deadline passes.
-      answer = await withReadRetries(call.method, this.#limits.timeoutMs, scope?.signal, (timeoutMs) =>
-        // The first try has the whole timeout: the limits as they are, no copy made for it.
-        exchange(this.#pool, request, timeoutMs === this.#limits.timeoutMs ? this.#limits : { ...this.#limits, timeoutMs }, { signal: scope?.signal, answered, likely: call.likely }),
-      );
-    } catch (error) {
-      throw failure(error, scope, this.#limits.timeoutMs);
-    }
-    const { statusCode, body: bytes } = answer;
-    if (bytes === undefined) throw tooLarge(statusCode, this.#limits.maxBytes);
-    if (statusCode >= 200 && statusCode < 300) return read(isEmpty(bytes) ? undefined : bytes, statusCode);
-    throw fromV1Response(statusCode, textOf(bytes.bytes()), { 'retry-after': answer.headers['retry-after'] });
   }
 
   /**

@@ -55,6 +55,9 @@ const ACCEPT_ENCODING = 'gzip,br';
 /** The codec named in full, as ConnectRPC answers too. */
 const ANSWER_TYPE = 'application/grpc+proto';
 const OK_TRAILERS = { 'grpc-status': '0' } as const;
+/** `respond`'s options, which Node only reads: made once, not per answer. */
+const WITH_TRAILERS = { waitForTrailers: true } as const;
+const TRAILERS_ONLY = { endStream: true } as const;
 
 export function unaryServer(options: UnaryServerOptions): UnaryServer {
   const byPath = new Map(options.methods.map((entry) => [`/${entry.method.parent.typeName}/${entry.method.name}`, entry]));
@@ -190,11 +193,12 @@ class UnaryCallOnStream {
     if (stream.destroyed || stream.closed || stream.headersSent) return this.#gone(code);
     try {
       if (message) {
-        stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
-        stream.respond(headers, { waitForTrailers: true });
+        // Asked once per stream: one function for every stream, not a function and a once-wrapper made per call.
+        stream.on('wantTrailers', sendOkTrailers);
+        stream.respond(headers, WITH_TRAILERS);
         stream.end(message);
       } else {
-        stream.respond(headers, { endStream: true });
+        stream.respond(headers, TRAILERS_ONLY);
       }
     } catch {
       // Closed between the check and the write (HTTP/2 throws then): the caller is gone all the same.
@@ -249,6 +253,11 @@ class Endings {
 
 /** A stream's errors end in its 'close' (handled there); one listener for every stream, not a function made per call. */
 function ignore(): void {}
+
+/** A message's answer ends with OK in its trailers, sent when the stream asks for them ('wantTrailers', with the stream as `this`). */
+function sendOkTrailers(this: ServerHttp2Stream): void {
+  this.sendTrailers(OK_TRAILERS);
+}
 
 function envelopeError(problem: EnvelopeProblem): ApiError {
   switch (problem.kind) {
