@@ -199,8 +199,7 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
   let kept = 0;
   while (kept < count && spans[2 * kept + 1]! <= prefix) kept++;
   // The rows read anew, between the earlier rows kept at either end.
-  const fresh = columnsFor(wanted);
-  const freshSpans: number[] = [];
+  const fresh = scannedFor(wanted);
   const b = new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
   try {
     let i = kept === 0 ? skipSpace(b, rows.open + 1) : separator(b, spans[2 * kept - 1]!, CLOSE_BRACKET);
@@ -216,7 +215,7 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
         break;
       }
       if (b[i] !== OPEN_BRACE) return undefined;
-      i = separator(b, scanRow(b, text, i, wanted, fresh, freshSpans), CLOSE_BRACKET);
+      i = separator(b, scanRow(b, text, i, wanted, fresh), CLOSE_BRACKET);
     }
     if (!aligned) {
       // The array ended among the rows read afresh: what follows it must be the earlier answer's end,
@@ -224,8 +223,8 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
       if (~i + 1 !== rows.close + shift) return undefined;
       next = count;
     }
-    const { columns, spans: newSpans } = splicedRows(rows, kept, next, fresh, freshSpans, shift);
-    const tail = kept + freshSpans.length / 2;
+    const { columns, spans: newSpans } = splicedRows(rows, kept, next, fresh.columns, fresh.spans, shift);
+    const tail = kept + fresh.count;
     const carried = { rows, same: kept, tail, shift: tail - next };
     return withRows(earlier as Json, new ScannedRows(text, rows.members, columns, newSpans, rows.open, rows.close + shift, carried));
   } catch {
@@ -348,9 +347,47 @@ interface WantedSet {
 class Unexpected extends Error {}
 const unexpected = new Unexpected();
 
-/** An empty column for each wanted member. */
-function columnsFor(wanted: WantedSet): unknown[][] {
-  return wanted.all.map(() => []);
+/** Rows as the scan reads them: a column for each wanted member, the rows' spans, and how many rows so far. */
+interface Scanned {
+  columns: unknown[][];
+  spans: number[];
+  count: number;
+}
+
+/** No rows yet, for these members. */
+function scannedFor(wanted: WantedSet): Scanned {
+  return { columns: wanted.all.map(() => []), spans: [], count: 0 };
+}
+
+/**
+ * The most rows the arrays are sized for at once from the first row's length: a first row far shorter
+ * than the rest must not size them for millions. Past it they grow as rows are added.
+ */
+const SIZED_ROWS = 1 << 14;
+
+/**
+ * Sizes the arrays for the rows the `remaining` bytes are likely to hold, given the first row's
+ * length (with an eighth to spare), so they are not grown, and copied, row by row.
+ */
+function sizeFor(into: Scanned, remaining: number): void {
+  const first = into.spans[1]! - into.spans[0]!;
+  const rows = Math.min(SIZED_ROWS, 1 + Math.ceil((remaining / Math.max(first, 1)) * 1.125));
+  if (rows <= into.count) return;
+  into.columns = into.columns.map((column) => {
+    const sized = new Array<unknown>(rows);
+    for (let k = 0; k < column.length; k++) sized[k] = column[k];
+    return sized;
+  });
+  const spans = new Array<number>(2 * rows);
+  for (let k = 0; k < into.spans.length; k++) spans[k] = into.spans[k]!;
+  into.spans = spans;
+}
+
+/** The arrays cut to the rows read. */
+function trimmed(into: Scanned): Scanned {
+  for (const column of into.columns) column.length = into.count;
+  into.spans.length = 2 * into.count;
+  return into;
 }
 
 /** Whether `members` are the wanted members' names, in their order. */
@@ -374,10 +411,10 @@ function scanAnswer(text: Buffer, wanted: WantedSet): Json | undefined {
       i = skipSpace(b, i + 1);
       let value: unknown;
       if (key === 'items' && b[i] === OPEN_BRACKET) {
-        const columns = columnsFor(wanted);
-        const spans: number[] = [];
-        const end = scanRows(b, text, i, wanted, columns, spans);
+        const into = scannedFor(wanted);
+        const end = scanRows(b, text, i, wanted, into);
         if (end < 0) return undefined;
+        const { columns, spans } = trimmed(into);
         value = new ScannedRows(text, wanted.all.map((w) => w.name), columns, spans, i, end);
         i = end;
       } else {
@@ -400,13 +437,14 @@ function scanAnswer(text: Buffer, wanted: WantedSet): Json | undefined {
 }
 
 /** The rows of the array at `i`, each an object; -1 when an element is not one (the whole parse says what it is). */
-function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, columns: unknown[][], spans: number[]): number {
+function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, into: Scanned): number {
   i = skipSpace(b, i + 1);
   if (b[i] === CLOSE_BRACKET) return i + 1;
   for (;;) {
     if (b[i] !== OPEN_BRACE) return -1;
-    i = separator(b, scanRow(b, text, i, wanted, columns, spans), CLOSE_BRACKET);
+    i = separator(b, scanRow(b, text, i, wanted, into), CLOSE_BRACKET);
     if (i < 0) return ~i + 1;
+    if (into.count === 1) sizeFor(into, b.length - i);
   }
 }
 
@@ -414,10 +452,11 @@ function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, col
  * The object at `i`, a row: its wanted members' values pushed to their columns (undefined for one it
  * lacks) and its span to `spans`; the index just past it.
  */
-function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, columns: unknown[][], spans: number[]): number {
+function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, into: Scanned): number {
   const start = i;
-  const at = spans.length / 2;
-  for (let m = 0; m < columns.length; m++) columns[m]!.push(undefined);
+  const at = into.count;
+  const columns = into.columns;
+  for (let m = 0; m < columns.length; m++) columns[m]![at] = undefined;
   i = skipSpace(b, i + 1);
   if (b[i] !== CLOSE_BRACE) {
     for (;;) {
@@ -438,7 +477,9 @@ function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, colu
     }
   }
   i++;
-  spans.push(start, i);
+  into.spans[2 * at] = start;
+  into.spans[2 * at + 1] = i;
+  into.count = at + 1;
   return i;
 }
 
