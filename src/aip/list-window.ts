@@ -36,8 +36,13 @@ export function sortKey<T>(row: T, order: readonly OrderKey[], read: ReadField<T
 }
 
 export function compareKeys(a: readonly unknown[], b: readonly unknown[], order: readonly OrderKey[]): number {
+  return compareKeysAt(a, 0, b, 0, order);
+}
+
+/** compareKeys of the keys held in `a` from `aFrom` and in `b` from `bFrom` (keys held side by side in one array). */
+export function compareKeysAt(a: readonly unknown[], aFrom: number, b: readonly unknown[], bFrom: number, order: readonly OrderKey[]): number {
   for (let i = 0; i < order.length; i++) {
-    const c = compareValues(a[i], b[i]);
+    const c = compareValues(a[aFrom + i], b[bFrom + i]);
     if (c !== 0) return order[i]!.desc ? -c : c;
   }
   return 0;
@@ -100,16 +105,43 @@ export interface CutWindow<K> extends Window<K> {
  * so a caller can carry more than the row in them.
  */
 export function windowUnordered<K extends { key: unknown[] }>(keyed: readonly K[], request: WindowRequest): CutWindow<K> {
-  const { order, skip, pageSize } = request;
+  const { order } = request;
+  const rows: KeyedByIndex = {
+    count: keyed.length,
+    compare: (a, b) => compareKeys(keyed[a]!.key, keyed[b]!.key, order),
+    compareTo: (a, key) => compareKeys(keyed[a]!.key, key, order),
+    key: (a) => keyed[a]!.key,
+  };
+  const window = windowUnorderedAt(rows, request);
+  return { ...window, page: window.page.map((i) => keyed[i]!) };
+}
+
+/**
+ * Rows and their sort keys held by index (however they are held: an entry a row, or keys by column),
+ * compared in the request's order.
+ */
+export interface KeyedByIndex {
+  readonly count: number;
+  /** Row `a`'s key against row `b`'s. */
+  compare(a: number, b: number): number;
+  /** Row `a`'s key against `key`. */
+  compareTo(a: number, key: readonly unknown[]): number;
+  /** Row `a`'s key (for the next page's cursor). */
+  key(a: number): unknown[];
+}
+
+/** windowUnordered over rows held by index: the page is their indices. */
+export function windowUnorderedAt(rows: KeyedByIndex, request: WindowRequest): CutWindow<number> {
+  const { skip, pageSize } = request;
   const cut = cutOf(request);
-  const first = new TopK(Math.min(skip + pageSize, keyed.length), (a, b) => compareKeys(keyed[a]!.key, keyed[b]!.key, order) || a - b);
+  const first = new TopK(Math.min(skip + pageSize, rows.count), (a, b) => rows.compare(a, b) || a - b);
   let after = 0;
-  for (let i = 0; i < keyed.length; i++) {
-    if (cut && compareKeys(keyed[i]!.key, cut, order) <= 0) continue;
+  for (let i = 0; i < rows.count; i++) {
+    if (cut && rows.compareTo(i, cut) <= 0) continue;
     after++;
     first.offer(i);
   }
-  return cutWindow(first.sorted().slice(skip).map((i) => keyed[i]!), keyed.length, after, request);
+  return cutWindowBy(first.sorted().slice(skip), rows.count, after, request, (i) => rows.key(i));
 }
 
 /**
@@ -164,10 +196,15 @@ function cutOf(request: WindowRequest): readonly unknown[] | undefined {
 
 /** A window of `page`, the rows after the cursor having been `after` of `total`. */
 function cutWindow<K extends { key: unknown[] }>(page: K[], total: number, after: number, request: WindowRequest): CutWindow<K> {
+  return cutWindowBy(page, total, after, request, (entry) => entry.key);
+}
+
+/** cutWindow of rows whose keys `keyOf` reads. */
+function cutWindowBy<K>(page: K[], total: number, after: number, request: WindowRequest, keyOf: (row: K) => unknown[]): CutWindow<K> {
   const skipped = (request.cursor?.skipped ?? 0) + request.skip;
   const window: CutWindow<K> = { page, total, skipped, after };
   if (request.skip + request.pageSize < after && page.length > 0) {
-    window.next = { after: page[page.length - 1]!.key, skipped };
+    window.next = { after: keyOf(page[page.length - 1]!), skipped };
   }
   return window;
 }

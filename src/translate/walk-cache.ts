@@ -16,7 +16,10 @@
  *
  * A first page need not sort every row to serve its own (list-window.ts selects
  * it), so a walk may be kept in v1's order with the order it asks for; the
- * first later page that reads it sorts it, once.
+ * first later page that reads it sorts it, once. Nor need it make an object of
+ * every row: a walk may be kept as its rows are held by column (WalkRows), and
+ * the first later page that reads it makes its entries then. Most walks end on
+ * their first page.
  */
 import { LRUCache } from 'lru-cache';
 import { sortKeyed, type Keyed } from '../aip/list-window.ts';
@@ -33,8 +36,19 @@ export interface WalkCacheOptions {
 /** Per-entry overhead in the estimate: the array slot, the object, the key array. */
 const ENTRY_BYTES = 96;
 
+/** A walk's rows held by index (translate/v1-list/matched-rows.ts): each one's uid and its key's values. */
+export interface WalkRows {
+  readonly count: number;
+  /** How many values a key has. */
+  readonly width: number;
+  uid(i: number): string;
+  keyAt(i: number, m: number): unknown;
+}
+
 interface Walk {
   rows: Keyed<string>[];
+  /** The rows as they were kept, until a later page reads the walk and they are made entries (`rows`). */
+  held?: WalkRows | undefined;
   /** The order the rows are still to be put in; absent once they are in it. */
   unsorted?: readonly OrderKey[] | undefined;
   /** The shared rows the walk was set from (see set): copied before they are sorted, and known when set again. */
@@ -69,6 +83,10 @@ export class WalkCache {
     if (!this.#walks) return undefined;
     const walk = this.#walks.get(key(resource, fingerprint, caller));
     this.#onLookup?.(walk !== undefined);
+    if (walk?.held) {
+      walk.rows = entriesOf(walk.held);
+      walk.held = undefined;
+    }
     if (walk?.unsorted) {
       // Shared rows are copied before the sort, here rather than when kept: most walks end on their first page.
       walk.rows = sortKeyed(walk.source ? walk.rows.slice() : walk.rows, walk.unsorted);
@@ -81,16 +99,19 @@ export class WalkCache {
    * Keeps a walk's rows: in order, or (given `unsorted`) in any order, to be put in that order when first
    * read. `shared` rows (kept with a reading of v1's list, reading-memo.ts, and read by other requests)
    * are copied before that sort, since the walk sorts its own; set again from the same shared rows, the
-   * walk kept is the same walk, its time started again.
+   * walk kept is the same walk, its time started again. Rows held by index (WalkRows) are the walk's
+   * own, never shared.
    */
-  set(resource: string, fingerprint: string, caller: string, rows: Keyed<string>[], unsorted?: readonly OrderKey[], shared = false): void {
+  set(resource: string, fingerprint: string, caller: string, rows: Keyed<string>[] | WalkRows, unsorted?: readonly OrderKey[], shared = false): void {
     if (!this.#walks) return;
     const k = key(resource, fingerprint, caller);
     const kept = shared ? this.#walks.peek(k) : undefined;
     const walk: Walk =
       kept !== undefined && kept.source === rows
         ? kept
-        : { rows, unsorted, source: shared ? rows : undefined, bytes: walkBytes(rows) };
+        : Array.isArray(rows)
+          ? { rows, unsorted, source: shared ? rows : undefined, bytes: walkBytes(rows) }
+          : { rows: [], held: rows, unsorted, bytes: heldBytes(rows as WalkRows) };
     this.#walks.set(k, walk, { size: walk.bytes });
     if (this.#walks.has(k)) {
       const keys = this.#byResource.get(resource) ?? new Set<string>();
@@ -120,11 +141,36 @@ function walkBytes(rows: readonly Keyed<string>[]): number {
   return Math.max(1, bytes);
 }
 
+/** walkBytes of rows held by index. */
+function heldBytes(rows: WalkRows): number {
+  let bytes = 0;
+  for (let i = 0; i < rows.count; i++) {
+    bytes += ENTRY_BYTES + 2 * rows.uid(i).length;
+    for (let m = 0; m < rows.width; m++) bytes += valueBytes(rows.keyAt(i, m));
+  }
+  return Math.max(1, bytes);
+}
+
 /** A sort key's size, roughly: strings at two bytes a character, anything else a slot. */
 function keyBytes(key: readonly unknown[]): number {
   let bytes = 0;
-  for (const value of key) bytes += typeof value === 'string' ? 16 + 2 * value.length : 16;
+  for (const value of key) bytes += valueBytes(value);
   return bytes;
+}
+
+function valueBytes(value: unknown): number {
+  return typeof value === 'string' ? 16 + 2 * value.length : 16;
+}
+
+/** Rows held by index as the walk's entries. */
+function entriesOf(rows: WalkRows): Keyed<string>[] {
+  const entries = new Array<Keyed<string>>(rows.count);
+  for (let i = 0; i < rows.count; i++) {
+    const key = new Array<unknown>(rows.width);
+    for (let m = 0; m < rows.width; m++) key[m] = rows.keyAt(i, m);
+    entries[i] = { row: rows.uid(i), key };
+  }
+  return entries;
 }
 
 function key(resource: string, fingerprint: string, caller: string): string {

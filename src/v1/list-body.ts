@@ -4,9 +4,10 @@
  * largest cost of a page, with the garbage it leaves; yet the List reads only
  * a member or two of each row (its id, the fields its filters and order read)
  * and serves 50 rows. So the rows are scanned, not parsed: each is checked as
- * JSON.parse checks it, only the wanted members of each are parsed (a row of
- * those members alone, `partial`), and a row is parsed whole (`whole`) only when
- * the page serves it. The result is exactly JSON.parse's: the same values, and
+ * JSON.parse checks it, only the wanted members of each are parsed (held by
+ * member, an array each, not as an object a row: `columns`, read a row at a
+ * time through `row`), and a row is parsed whole (`whole`) only when the page
+ * serves it. The result is exactly JSON.parse's: the same values, and
  * a body JSON.parse refuses is refused (the scan gives up on anything it does
  * not expect, and the body is then parsed whole, which throws as JSON.parse
  * throws). Pure.
@@ -50,26 +51,83 @@ export function laterIndex(carried: Carried, at: number): number {
   return at < carried.same ? at : at >= earlierTail(carried) ? at + carried.shift : -1;
 }
 
-/** A list's rows as scanned: each with only the wanted members, and each whole on demand. */
+/**
+ * A list's rows as scanned: the wanted members of each, held by member (one array a member, a row's
+ * value at its index, undefined where the row lacks it), not as an object a row; each row whole on demand.
+ */
 export class ScannedRows {
-  /** Row `i` with only the wanted members it has (absent ones stay absent). */
-  readonly partial: Json[];
+  /** The wanted members' names, in the order of `columns`. */
+  readonly members: readonly string[];
+  /** Each member's value in each row: `columns[m][i]`, undefined where row `i` lacks member `m`. */
+  readonly columns: readonly (readonly unknown[])[];
   readonly #bytes: Buffer;
   /** Where each row starts and ends in the body: [start, end) at 2i, 2i + 1. */
   readonly spans: readonly number[];
   /** Where the array of rows sits in the body: its `[`, and just past its `]`. */
   readonly open: number;
   readonly close: number;
+  /** The object `row` answers, its members set anew on each call. */
+  readonly #view: Json;
+  #partial: Json[] | undefined;
 
   #earlier: Carried | undefined;
 
-  constructor(bytes: Buffer, partial: Json[], spans: number[], open: number, close: number, earlier?: Carried) {
+  constructor(bytes: Buffer, members: readonly string[], columns: readonly (readonly unknown[])[], spans: number[], open: number, close: number, earlier?: Carried) {
     this.#bytes = bytes;
-    this.partial = partial;
+    this.members = members;
+    this.columns = columns;
     this.spans = spans;
     this.open = open;
     this.close = close;
     this.#earlier = earlier;
+    // Every member set, in one order: every row read through it has the same shape.
+    const view: Json = {};
+    for (const name of members) view[name] = undefined;
+    this.#view = view;
+  }
+
+  /** How many rows there are. */
+  get count(): number {
+    return this.spans.length / 2;
+  }
+
+  /**
+   * Row `i`'s wanted members, in one object shared by every call (a member the row lacks is there,
+   * undefined): read it before the next call, never keep it. A List reads every row's members once,
+   * and a row kept is a row a page serves (`whole`).
+   */
+  row(i: number): Json {
+    const view = this.#view;
+    const { members, columns } = this;
+    for (let m = 0; m < members.length; m++) view[members[m]!] = columns[m]![i];
+    return view;
+  }
+
+  /** Row `i` with only the wanted members it has (absent ones stay absent), an object of its own. */
+  partialRow(i: number): Json {
+    const row: Json = {};
+    for (let m = 0; m < this.members.length; m++) {
+      const value = this.columns[m]![i];
+      if (value !== undefined) row[this.members[m]!] = value;
+    }
+    return row;
+  }
+
+  /**
+   * Every row as partialRow makes it, made when first asked for and kept; for a reading made from an
+   * earlier one, the rows it took over are the earlier reading's own. Not what a List reads (`row`).
+   */
+  get partial(): Json[] {
+    if (this.#partial) return this.#partial;
+    const earlier = this.#earlier;
+    const before = earlier?.rows.partial;
+    const rows = new Array<Json>(this.count);
+    for (let i = 0; i < rows.length; i++) {
+      const was = earlier ? earlierIndex(earlier, i) : -1;
+      rows[i] = was >= 0 ? before![was]! : this.partialRow(i);
+    }
+    this.#partial = rows;
+    return rows;
   }
 
   /** The reading these rows were made from, when they were (so what was worked out from its rows may be too). */
@@ -126,7 +184,8 @@ export function readListAnswer(bytes: Uint8Array, members: readonly string[], pr
 export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Uint8Array, members: readonly string[], presence: readonly string[] = []): unknown {
   const rows = (earlier as { items?: unknown } | null)?.items;
   const wanted = wantedOf(members, presence);
-  if (!(rows instanceof ScannedRows) || !wanted) return undefined;
+  // The earlier rows' columns are taken over as they are: they must be of the same members, in the same order.
+  if (!(rows instanceof ScannedRows) || !wanted || !sameMembers(rows.members, wanted)) return undefined;
   const old = asBuffer(before);
   const text = asBuffer(bytes);
   const prefix = commonPrefix(old, text);
@@ -135,13 +194,12 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
   if (prefix <= rows.open || old.length - suffix > rows.close - 1) return undefined;
   const shift = text.length - old.length;
   const spans = rows.spans;
-  const count = rows.partial.length;
+  const count = rows.count;
   // The rows wholly before the first difference are the earlier rows, where they were.
   let kept = 0;
   while (kept < count && spans[2 * kept + 1]! <= prefix) kept++;
   // The rows read anew, between the earlier rows kept at either end.
-  const fresh: Json[] = [];
-  const freshSpans: number[] = [];
+  const fresh = scannedFor(wanted);
   const b = new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
   try {
     let i = kept === 0 ? skipSpace(b, rows.open + 1) : separator(b, spans[2 * kept - 1]!, CLOSE_BRACKET);
@@ -157,7 +215,7 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
         break;
       }
       if (b[i] !== OPEN_BRACE) return undefined;
-      i = separator(b, scanRow(b, text, i, wanted, fresh, freshSpans), CLOSE_BRACKET);
+      i = separator(b, scanRow(b, text, i, wanted, fresh), CLOSE_BRACKET);
     }
     if (!aligned) {
       // The array ended among the rows read afresh: what follows it must be the earlier answer's end,
@@ -165,10 +223,10 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
       if (~i + 1 !== rows.close + shift) return undefined;
       next = count;
     }
-    const { partial, spans: newSpans } = splicedRows(rows, kept, next, fresh, freshSpans, shift);
-    const tail = kept + fresh.length;
+    const { columns, spans: newSpans } = splicedRows(rows, kept, next, fresh.columns, fresh.spans, shift);
+    const tail = kept + fresh.count;
     const carried = { rows, same: kept, tail, shift: tail - next };
-    return withRows(earlier as Json, new ScannedRows(text, partial, newSpans, rows.open, rows.close + shift, carried));
+    return withRows(earlier as Json, new ScannedRows(text, rows.members, columns, newSpans, rows.open, rows.close + shift, carried));
   } catch {
     return undefined;
   }
@@ -179,27 +237,33 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
  * rows read anew between, written into arrays of their final size: a thousand rows of which one
  * changed are copied once, not grown row by row.
  */
-function splicedRows(rows: ScannedRows, kept: number, next: number, fresh: readonly Json[], freshSpans: readonly number[], shift: number): { partial: Json[]; spans: number[] } {
-  const count = rows.partial.length;
-  const partial = new Array<Json>(kept + fresh.length + count - next);
-  const spans = new Array<number>(2 * partial.length);
+function splicedRows(rows: ScannedRows, kept: number, next: number, fresh: readonly (readonly unknown[])[], freshSpans: readonly number[], shift: number): { columns: unknown[][]; spans: number[] } {
+  const count = rows.count;
+  const freshCount = freshSpans.length / 2;
+  const length = kept + freshCount + count - next;
+  const columns = rows.columns.map((column, m) => {
+    const spliced = new Array<unknown>(length);
+    let r = 0;
+    for (let k = 0; k < kept; k++) spliced[r++] = column[k];
+    for (let k = 0; k < freshCount; k++) spliced[r++] = fresh[m]![k];
+    for (let k = next; k < count; k++) spliced[r++] = column[k];
+    return spliced;
+  });
+  const spans = new Array<number>(2 * length);
   let r = 0;
   for (let k = 0; k < kept; k++, r++) {
-    partial[r] = rows.partial[k]!;
     spans[2 * r] = rows.spans[2 * k]!;
     spans[2 * r + 1] = rows.spans[2 * k + 1]!;
   }
-  for (let k = 0; k < fresh.length; k++, r++) {
-    partial[r] = fresh[k]!;
+  for (let k = 0; k < freshCount; k++, r++) {
     spans[2 * r] = freshSpans[2 * k]!;
     spans[2 * r + 1] = freshSpans[2 * k + 1]!;
   }
   for (let k = next; k < count; k++, r++) {
-    partial[r] = rows.partial[k]!;
     spans[2 * r] = rows.spans[2 * k]! + shift;
     spans[2 * r + 1] = rows.spans[2 * k + 1]! + shift;
   }
-  return { partial, spans };
+  return { columns, spans };
 }
 
 /** The answer's members as they were, its rows replaced (a new object: readings are never changed). */
@@ -243,10 +307,12 @@ function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
 
 /** The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse reads right. */
 function wantedOf(members: readonly string[], presence: readonly string[]): WantedSet | undefined {
-  const wanted = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
-  if (wanted.some((w) => w.name === '__proto__')) return undefined;
+  const named = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
+  if (named.some((w) => w.name === '__proto__')) return undefined;
+  // A member named twice is read as first named: one column a name.
+  const wanted = named.filter((w, i) => named.findIndex((o) => o.name === w.name) === i);
   // A plain Uint8Array, as the body is read through one: indexing a Buffer subclass is slower.
-  const all = wanted.map((w) => ({ ...w, bytes: new Uint8Array(Buffer.from(w.name, 'utf8')) }));
+  const all = wanted.map((w, column) => ({ ...w, column, bytes: new Uint8Array(Buffer.from(w.name, 'utf8')) }));
   const byLength = new Array<readonly Wanted[] | undefined>(Math.max(0, ...all.map((w) => w.bytes.length)) + 1).fill(undefined);
   for (const w of all) byLength[w.bytes.length] = [...(byLength[w.bytes.length] ?? []), w];
   return { all, byLength };
@@ -264,6 +330,8 @@ interface Wanted {
   bytes: Uint8Array;
   /** Read for whether it is blank only (see readListAnswer). */
   presence: boolean;
+  /** Its index among the wanted members: its column of ScannedRows. */
+  column: number;
 }
 
 /**
@@ -278,6 +346,54 @@ interface WantedSet {
 /** Gives up on the scan: the body is not of the shape it reads (or not JSON), so the whole parse answers. */
 class Unexpected extends Error {}
 const unexpected = new Unexpected();
+
+/** Rows as the scan reads them: a column for each wanted member, the rows' spans, and how many rows so far. */
+interface Scanned {
+  columns: unknown[][];
+  spans: number[];
+  count: number;
+}
+
+/** No rows yet, for these members. */
+function scannedFor(wanted: WantedSet): Scanned {
+  return { columns: wanted.all.map(() => []), spans: [], count: 0 };
+}
+
+/**
+ * The most rows the arrays are sized for at once from the first row's length: a first row far shorter
+ * than the rest must not size them for millions. Past it they grow as rows are added.
+ */
+const SIZED_ROWS = 1 << 14;
+
+/**
+ * Sizes the arrays for the rows the `remaining` bytes are likely to hold, given the first row's
+ * length (with an eighth to spare), so they are not grown, and copied, row by row.
+ */
+function sizeFor(into: Scanned, remaining: number): void {
+  const first = into.spans[1]! - into.spans[0]!;
+  const rows = Math.min(SIZED_ROWS, 1 + Math.ceil((remaining / Math.max(first, 1)) * 1.125));
+  if (rows <= into.count) return;
+  into.columns = into.columns.map((column) => {
+    const sized = new Array<unknown>(rows);
+    for (let k = 0; k < column.length; k++) sized[k] = column[k];
+    return sized;
+  });
+  const spans = new Array<number>(2 * rows);
+  for (let k = 0; k < into.spans.length; k++) spans[k] = into.spans[k]!;
+  into.spans = spans;
+}
+
+/** The arrays cut to the rows read. */
+function trimmed(into: Scanned): Scanned {
+  for (const column of into.columns) column.length = into.count;
+  into.spans.length = 2 * into.count;
+  return into;
+}
+
+/** Whether `members` are the wanted members' names, in their order. */
+function sameMembers(members: readonly string[], wanted: WantedSet): boolean {
+  return members.length === wanted.all.length && wanted.all.every((w, m) => w.name === members[m]);
+}
 
 function scanAnswer(text: Buffer, wanted: WantedSet): Json | undefined {
   // Indexing a plain Uint8Array is faster than indexing a Buffer (a subclass of it).
@@ -295,11 +411,11 @@ function scanAnswer(text: Buffer, wanted: WantedSet): Json | undefined {
       i = skipSpace(b, i + 1);
       let value: unknown;
       if (key === 'items' && b[i] === OPEN_BRACKET) {
-        const partial: Json[] = [];
-        const spans: number[] = [];
-        const end = scanRows(b, text, i, wanted, partial, spans);
+        const into = scannedFor(wanted);
+        const end = scanRows(b, text, i, wanted, into);
         if (end < 0) return undefined;
-        value = new ScannedRows(text, partial, spans, i, end);
+        const { columns, spans } = trimmed(into);
+        value = new ScannedRows(text, wanted.all.map((w) => w.name), columns, spans, i, end);
         i = end;
       } else {
         const end = skipValue(b, i);
@@ -321,20 +437,26 @@ function scanAnswer(text: Buffer, wanted: WantedSet): Json | undefined {
 }
 
 /** The rows of the array at `i`, each an object; -1 when an element is not one (the whole parse says what it is). */
-function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, partial: Json[], spans: number[]): number {
+function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, into: Scanned): number {
   i = skipSpace(b, i + 1);
   if (b[i] === CLOSE_BRACKET) return i + 1;
   for (;;) {
     if (b[i] !== OPEN_BRACE) return -1;
-    i = separator(b, scanRow(b, text, i, wanted, partial, spans), CLOSE_BRACKET);
+    i = separator(b, scanRow(b, text, i, wanted, into), CLOSE_BRACKET);
     if (i < 0) return ~i + 1;
+    if (into.count === 1) sizeFor(into, b.length - i);
   }
 }
 
-/** The object at `i`, a row: its wanted members pushed to `partial` and its span to `spans`; the index just past it. */
-function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, partial: Json[], spans: number[]): number {
+/**
+ * The object at `i`, a row: its wanted members' values pushed to their columns (undefined for one it
+ * lacks) and its span to `spans`; the index just past it.
+ */
+function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, into: Scanned): number {
   const start = i;
-  const row: Json = {};
+  const at = into.count;
+  const columns = into.columns;
+  for (let m = 0; m < columns.length; m++) columns[m]![at] = undefined;
   i = skipSpace(b, i + 1);
   if (b[i] !== CLOSE_BRACE) {
     for (;;) {
@@ -346,7 +468,7 @@ function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, part
       i = skipSpace(b, i + 1);
       const valueStart = i;
       i = skipValue(b, i);
-      if (member !== undefined) row[member.name] = member.presence ? presence(b, valueStart, i) : readValue(b, text, valueStart, i);
+      if (member !== undefined) columns[member.column]![at] = member.presence ? presence(b, valueStart, i) : readValue(b, text, valueStart, i);
       i = separator(b, i, CLOSE_BRACE);
       if (i < 0) {
         i = ~i;
@@ -355,8 +477,9 @@ function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, part
     }
   }
   i++;
-  partial.push(row);
-  spans.push(start, i);
+  into.spans[2 * at] = start;
+  into.spans[2 * at + 1] = i;
+  into.count = at + 1;
   return i;
 }
 

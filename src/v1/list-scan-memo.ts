@@ -33,7 +33,7 @@ export interface ListScanMemoOptions {
 }
 
 /**
- * The estimate of one row beside its bytes: its reading (the object, the members read, its span), and
+ * The estimate of one row beside its bytes: its reading (the members read, its span), and
  * what a List keeps with the reading (translate/reading-memo.ts: a query's matching rows and their keys).
  */
 const ROW_BYTES = 120 + 200;
@@ -92,7 +92,7 @@ export class ListScanMemo {
     if (kept) rowsOf(kept.reading)?.forgetEarlier();
     const rows = rowsOf(reading);
     // Only scanned lists are kept: anything else was parsed whole, and is small or not a list.
-    if (rows) this.#readings.set(key, { bytes, reading, rows: rows.partial.length });
+    if (rows) this.#readings.set(key, { bytes, reading, rows: rows.count });
     return reading;
   }
 

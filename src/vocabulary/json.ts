@@ -10,6 +10,26 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Rows read one at a time, by index: a list's rows however they are held. `row(i)` may answer one object
+ * reused from call to call (a scanned list's rows are held by member: v1/list-body.ts), so a row is read
+ * before the next is asked for, and never kept.
+ */
+export interface RowsByIndex {
+  readonly count: number;
+  row(i: number): Json;
+}
+
+/** An array's rows as RowsByIndex. */
+export function rowsOfArray(rows: readonly Json[]): RowsByIndex {
+  return { count: rows.length, row: (i) => rows[i]! };
+}
+
+/** Rows `from` to `to` (not included) of `rows`, as rows of their own from 0. */
+export function rowsBetween(rows: RowsByIndex, from: number, to: number): RowsByIndex {
+  return { count: to - from, row: (i) => rows.row(from + i) };
+}
+
 /** Dotted paths split once: a List reads the same few paths of every row. Bounded, as some paths come from clients. */
 const SEGMENTS = new Map<string, readonly string[]>();
 const MAX_REMEMBERED_PATHS = 10_000;

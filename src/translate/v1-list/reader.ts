@@ -7,7 +7,7 @@
  * A wrapper changes how a stage is done, never what it answers: test/translate/v1-list-readers.test.ts holds
  * every combination to the plain stages' answers.
  */
-import { sortKey, windowUnordered, type CutWindow, type Keyed, type ReadField } from '../../aip/list-window.ts';
+import { sortKey, windowUnordered, windowUnorderedAt, type CutWindow, type ReadField } from '../../aip/list-window.ts';
 import { ownValue } from '../../aip/names.ts';
 import type { ScannedRows } from '../../v1/list-body.ts';
 import type { KeptTimesByUid, Page, RequestContext } from '../../port/backend.ts';
@@ -16,8 +16,11 @@ import type { ListQuery } from '../../port/list-query.ts';
 import type { FieldSpec, ResourceMapping } from '../../vocabulary/resource.ts';
 import { v1UidKey } from '../../port/registry.ts';
 import { v2PathReader } from '../v1-row.ts';
-import type { Json } from '../../vocabulary/json.ts';
+import { rowsOfArray, type Json, type RowsByIndex } from '../../vocabulary/json.ts';
 import type { V1ListSource } from './source.ts';
+import { MatchedRows, type ListedRow } from './matched-rows.ts';
+
+export type { ListedRow } from './matched-rows.ts';
 
 
 const NO_TIMES: KeptTimesByUid = new Map();
@@ -27,24 +30,23 @@ export interface ListRequest extends ListQuery {
   ctx: RequestContext;
 }
 
-/** A v1 list as a List reads it. */
-export interface ListedRows {
-  /** Each row, with at least the members the query reads (v1/list-body.ts), or whole. Never changed. */
-  readonly rows: readonly Json[];
-  /** Row `i` whole. */
+/**
+ * A v1 list as a List reads it: each row (`row`), with at least the members the query reads
+ * (v1/list-body.ts), or whole; never changed.
+ */
+export interface ListedRows extends RowsByIndex {
+  /** Row `i` whole, an object of its own. */
   whole(i: number): Json;
   /** The scan's reading the rows are, when they were scanned: what work on them is kept with (reading-memo.ts). */
   readonly reading?: ScannedRows | undefined;
 }
 
-/** A matching row of a list: its uid, its sort key, and where it sits in v1's answer. */
-export interface ListedRow extends Keyed<string> {
-  at: number;
-}
-
 /** A list's matching rows in v1's order; `shared` when others read the same array (kept with a reading). */
 export interface Matching {
-  rows: ListedRow[];
+  /** The rows, an entry each (made when first asked for, where they are held by column). */
+  readonly rows: ListedRow[];
+  /** The same rows held by column, when they were matched so: a window is cut and a walk kept from them without an entry a row. */
+  readonly columns?: MatchedRows | undefined;
   shared: boolean;
 }
 
@@ -56,7 +58,7 @@ export interface ListedPage extends Page<Json> {
 export interface ListStages {
   rows(request: ListRequest): Promise<ListedRows>;
   /** The uids of `rows` lacking a time v1 should give (none where no times are kept); `listed`: they are all its rows. */
-  lacking(request: ListRequest, rows: readonly Json[], listed?: ListedRows): readonly string[];
+  lacking(request: ListRequest, rows: RowsByIndex, listed?: ListedRows): readonly string[];
   /** The kept times of these uids, first sightings recorded; `listed`: they are its rows that lack one. */
   times(request: ListRequest, uids: readonly string[], listed?: ListedRows): Promise<KeptTimesByUid | undefined>;
   /** The rows the query's filters match, keyed by its order; `read` reads a v2 path off a row. */
@@ -81,17 +83,27 @@ export function plainStages(source: V1ListSource): ListStages {
   return {
     async rows({ mapping, filters, ctx }) {
       const rows = await source.all(mapping, filters.v1Query, ctx);
-      return { rows, whole: (i) => rows[i]! };
+      return { ...rowsOfArray(rows), whole: (i) => rows[i]! };
     },
     lacking: () => [],
     times: async () => undefined,
-    match(request, listed, read) {
-      const rows: ListedRow[] = [];
-      const match = rowMatcher(request, listed, read);
-      for (let at = 0; at < listed.rows.length; at++) match(at, rows);
-      return { rows, shared: false };
+    match({ mapping, filters, order }, listed, read) {
+      // Held by column: an object a row only for the rows a page serves (or, for a reading memo, asks for).
+      const columns = new MatchedRows(order, listed.count);
+      const uidKey = v1UidKey(mapping);
+      for (let at = 0; at < listed.count; at++) {
+        const v1 = listed.row(at);
+        if (filters.matchesWith(v1, read)) columns.add(String(v1[uidKey]), at, v1, read);
+      }
+      return new MatchingByColumn(columns);
     },
-    window: ({ order, params, cursor }, _listed, matching) => windowUnordered(matching.rows, { order, pageSize: params.pageSize, skip: params.skip, cursor }),
+    window({ order, params, cursor }, _listed, matching) {
+      const request = { order, pageSize: params.pageSize, skip: params.skip, cursor };
+      const columns = matching.columns;
+      if (!columns) return windowUnordered(matching.rows, request);
+      const window = windowUnorderedAt(columns, request);
+      return { ...window, page: window.page.map((i) => columns.entry(i)) };
+    },
     page: (_request, listed, page) => page.map((row) => listed.whole(row.at)),
     done() {},
   };
@@ -104,12 +116,12 @@ export function stagedReader(stages: ListStages): ListReader {
       const { mapping } = request;
       const uidKey = v1UidKey(mapping);
       const listed = await stages.rows(request);
-      const lacking = stages.lacking(request, listed.rows, listed);
+      const lacking = stages.lacking(request, listed, listed);
       // Every lacking row's times are read (recording the rows first seen), whichever page this is.
       const times = await stages.times(request, lacking, listed);
       const matching = stages.match(request, listed, v2Reader(mapping, queryPaths(request), times, uidKey));
       const window = stages.window(request, listed, matching);
-      const pageTimes = times ?? (lacking.length === 0 ? undefined : await stages.times(request, stages.lacking(request, window.page.map((row) => listed.rows[row.at]!))));
+      const pageTimes = times ?? (lacking.length === 0 ? undefined : await stages.times(request, stages.lacking(request, rowsAt(listed, window.page))));
       const rows = stages.page(request, listed, window.page);
       stages.done(request, listed);
       // No row lacking a time: none to look up when the page is rendered.
@@ -118,13 +130,37 @@ export function stagedReader(stages: ListStages): ListReader {
   };
 }
 
+/**
+ * Matching rows held by column, their entries made when first asked for. A class, not an object literal
+ * with a getter: V8 gives each such literal a map of its own, held in the old generation, and the
+ * getter's closure it holds kept each List's rows alive through the young generation's collections.
+ */
+class MatchingByColumn implements Matching {
+  readonly columns: MatchedRows;
+  readonly shared = false;
+  #rows: ListedRow[] | undefined;
+
+  constructor(columns: MatchedRows) {
+    this.columns = columns;
+  }
+
+  get rows(): ListedRow[] {
+    return (this.#rows ??= Array.from({ length: this.columns.count }, (_, i) => this.columns.entry(i)));
+  }
+}
+
 /** Matches row `at` of `listed` against the query's filters, adding it with its sort key to `into` when it matches. */
 export function rowMatcher({ mapping, filters, order }: ListRequest, listed: ListedRows, read: ReadField<Json>): (at: number, into: ListedRow[]) => void {
   const uidKey = v1UidKey(mapping);
   return (at, into) => {
-    const v1 = listed.rows[at]!;
+    const v1 = listed.row(at);
     if (filters.matchesWith(v1, read)) into.push({ row: String(v1[uidKey]), key: sortKey(v1, order, read), at });
   };
+}
+
+/** The rows of `listed` these matching rows are. */
+function rowsAt(listed: ListedRows, rows: readonly ListedRow[]): RowsByIndex {
+  return { count: rows.length, row: (i) => listed.row(rows[i]!.at) };
 }
 
 /** The v2 paths a query reads of every row: its filters' and its order's. */

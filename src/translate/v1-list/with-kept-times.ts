@@ -16,10 +16,10 @@ export function withKeptTimes(kept: KeptTimes): StagesWrapper {
       const { mapping, filters } = request;
       const uidKey = v1UidKey(mapping);
       // The uids are listed only when a sweep is due (once a minute at most), not for every page.
-      if (Object.keys(filters.v1Query).length === 0) await kept.sweep(mapping, () => listed.rows.map((r) => String(r[uidKey])));
+      if (Object.keys(filters.v1Query).length === 0) await kept.sweep(mapping, () => Array.from({ length: listed.count }, (_, i) => String(listed.row(i)[uidKey])));
       return listed;
     },
-    lacking: ({ mapping }, rows) => kept.lacking(mapping, rows, v1UidKey(mapping)),
+    lacking: ({ mapping }, rows) => kept.lackingIn(mapping, rows, v1UidKey(mapping)),
     times: ({ mapping }, uids) => kept.forUids(mapping, uids),
   });
 }

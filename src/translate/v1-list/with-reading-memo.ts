@@ -11,7 +11,7 @@ import type { KeptRenderings } from '../kept-renderings.ts';
 import type { ScannedRows } from '../../v1/list-body.ts';
 import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import { carriedOver, isKept, keptValue, keptWith, rowValues, sinceEarlier } from '../reading-memo.ts';
-import type { Json } from '../../vocabulary/json.ts';
+import { rowsBetween, type Json, type RowsByIndex } from '../../vocabulary/json.ts';
 import { queryPaths, readsKeptTime, rowMatcher, type ListedRow, type ListedRows, type ListRequest, type StagesWrapper } from './reader.ts';
 
 /**
@@ -20,21 +20,21 @@ import { queryPaths, readsKeptTime, rowMatcher, type ListedRow, type ListedRows,
  */
 export function withReadingMemo(rendersAlone: (mapping: ResourceMapping) => boolean, renderings: KeptRenderings): StagesWrapper {
   return (next) => {
-    const lacking = (request: ListRequest, rows: readonly Json[], listed?: ListedRows): readonly string[] => {
+    const lacking = (request: ListRequest, rows: RowsByIndex, listed?: ListedRows): readonly string[] => {
       const reading = listed?.reading;
       if (!reading) return next.lacking(request, rows, listed);
       const key = `lacking\0${request.mapping.name}`;
       return keptWith(reading, key, () => {
         // Made from an earlier reading in which no row lacked a time (rereadListAnswer): only the rows read anew can.
         const earlier = reading.earlier;
-        if (earlier && keptValue<readonly string[]>(earlier.rows, key)?.length === 0) return next.lacking(request, rows.slice(earlier.same, earlier.tail));
+        if (earlier && keptValue<readonly string[]>(earlier.rows, key)?.length === 0) return next.lacking(request, rowsBetween(rows, earlier.same, earlier.tail));
         return next.lacking(request, rows);
       });
     };
     // Unless the query reads a kept time (its filters or order), which rows match, their keys and the page
     // they make follow from the rows and the query alone.
     const memoOf = (request: ListRequest, listed: ListedRows): ScannedRows | undefined =>
-      listed.reading && (lacking(request, listed.rows, listed).length === 0 || !readsKeptTime(request.mapping, queryPaths(request))) ? listed.reading : undefined;
+      listed.reading && (lacking(request, listed, listed).length === 0 || !readsKeptTime(request.mapping, queryPaths(request))) ? listed.reading : undefined;
     const keyedKey = (request: ListRequest) => `keyed\0${request.fingerprint}`;
 
     return {

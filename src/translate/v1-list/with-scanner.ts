@@ -14,7 +14,7 @@ import { KeptTimes } from '../kept-times.ts';
 import type { ResourceMapping } from '../../vocabulary/resource.ts';
 import { v1CollectionPath, v1UidKey } from '../../port/registry.ts';
 import { v1MembersOf } from '../v1-row.ts';
-import type { Json } from '../../vocabulary/json.ts';
+import { rowsOfArray, type Json } from '../../vocabulary/json.ts';
 import { queryPaths, type ListedRows, type StagesWrapper } from './reader.ts';
 import type { V1ListSource } from './source.ts';
 
@@ -39,9 +39,9 @@ export function withScanner(source: V1ListSource, scans: ListScanMemo): StagesWr
 /** A list answer as read (readListAnswer): its rows scanned, or parsed whole where the scan gave way to JSON.parse. */
 function listedOf(answer: { items?: unknown }): ListedRows {
   const items = answer.items;
-  if (items instanceof ScannedRows) return { rows: items.partial, whole: (i) => items.whole(i), reading: items };
+  if (items instanceof ScannedRows) return { count: items.count, row: (i) => items.row(i), whole: (i) => items.whole(i), reading: items };
   const rows = v1ListRows(answer) as Json[];
-  return { rows, whole: (i) => rows[i]! };
+  return { ...rowsOfArray(rows), whole: (i) => rows[i]! };
 }
 
 interface ListMembers {

@@ -20,7 +20,7 @@ export function withWalks(walks: WalkCache, source: V1ListSource): ReaderWrapper
       if (!walk) {
         const page = await next.list(request);
         // Kept in v1's order; the walk's first later page sorts it (a copy, when the rows are shared).
-        if (page.next && page.matching) walks.set(mapping.name, fingerprint, callerOf(ctx), page.matching.rows, order, page.matching.shared);
+        if (page.next && page.matching) walks.set(mapping.name, fingerprint, callerOf(ctx), page.matching.columns ?? page.matching.rows, order, page.matching.shared);
         return page;
       }
       // A later page: its window from the kept order, its rows fetched by id (a row gone since is left out).
