@@ -2,9 +2,10 @@
  * The comparisons the tap chooses (tap.ts), made on a worker thread
  * (worker.ts): the main thread, the caller's, only hands each job over and
  * counts each finding when it comes back. Both ways go in batches, since each
- * message wakes the receiving thread's event loop: the jobs chosen in one
- * turn leave together (one message on the next microtask), and the worker
- * sends its findings every `batchMs` or once `batchSize` are waiting.
+ * message wakes the receiving thread's event loop: the jobs chosen within
+ * HANDOVER_MS of each other leave in one message (at once when HANDOVER_JOBS
+ * wait), and the worker sends its findings every `batchMs` or once
+ * `batchSize` are waiting.
  *
  * Bounded as the queue was on the main thread: at most `capacity` waiting and
  * `concurrency` running are handed over and not yet ended; one more is
@@ -62,6 +63,13 @@ const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.me
 
 export { WORKER_NAME } from './worker-name.ts';
 
+/**
+ * Each message wakes the worker's event loop, which costs about what a comparison's own work does: a chosen
+ * job waits up to HANDOVER_MS for others to leave with it, and HANDOVER_JOBS waiting leave at once.
+ */
+const HANDOVER_MS = 2;
+const HANDOVER_JOBS = 32;
+
 const LOST: Finding = { result: 'errors', differences: [] };
 const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with --compare-noise' };
 const UNCLONED: Outcome = { kind: 'unanswered', why: 'the primary\'s answer could not be handed over' };
@@ -81,6 +89,8 @@ export class OffThreadComparisons implements Comparisons {
   /** Jobs handed over (or about to be) whose finding has not come back, by id. */
   readonly #open = new Map<number, Open>();
   #outgoing: JobMessage[] = [];
+  /** The hand-over of the jobs waiting in #outgoing, due HANDOVER_MS after the first. */
+  #handover: NodeJS.Timeout | undefined;
   #nextId = 1;
   #idle: (() => void)[] = [];
   #closing = false;
@@ -124,7 +134,9 @@ export class OffThreadComparisons implements Comparisons {
     const id = this.#nextId++;
     this.#open.set(id, { name: job.name, askPrimary: this.#asksAgain ? job.askPrimary : undefined });
     const message: JobMessage = { id, method: job.name, request: job.request, primary: job.primary, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
-    if (this.#outgoing.push(message) === 1) queueMicrotask(this.#flush);
+    const waiting = this.#outgoing.push(message);
+    if (waiting >= HANDOVER_JOBS) this.#flush();
+    else if (waiting === 1) this.#handover = setTimeout(this.#flush, HANDOVER_MS).unref();
     return true;
   }
 
@@ -148,6 +160,8 @@ export class OffThreadComparisons implements Comparisons {
   }
 
   readonly #flush = (): void => {
+    clearTimeout(this.#handover);
+    this.#handover = undefined;
     if (this.#outgoing.length === 0) return;
     const jobs = this.#outgoing;
     this.#outgoing = [];
