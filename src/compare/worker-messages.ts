@@ -42,7 +42,7 @@ export interface JobMessage {
 export type ResultMessage = { readonly id: number; readonly finding: Finding } | { readonly id: number; readonly dropped: true };
 
 export type ToWorker =
-  /** The comparisons chosen in one turn of the main thread's event loop. */
+  /** The comparisons the main thread chose within one hand-over (off-thread.ts, HANDOVER_MS). */
   | { readonly kind: 'jobs'; readonly jobs: readonly JobMessage[] }
   /** The primary's answer when asked again (`ask`), for the comparison that asked. */
   | { readonly kind: 'answer'; readonly ask: number; readonly outcome: Outcome }
