@@ -76,9 +76,11 @@ describe('Dockerfile', () => {
       await once(child, 'exit');
       return Number(out.trim());
     };
+    // Two semi-spaces, plus pages a scavenge holds for a moment on a busy machine (seen: 1.5 MB past two
+    // 4 MB semi-spaces under CI's load): bounded by three, where Node's own default grows to many more.
     const semiSpaceMb = Number(/--max-semi-space-size=(\d+)/.exec(nodeOptions)?.[1]);
-    expect(await sizeWith(nodeOptions)).toBeLessThanOrEqual(2 * semiSpaceMb * 2 ** 20);
-    expect(await sizeWith('')).toBeGreaterThan(2 * semiSpaceMb * 2 ** 20);
+    expect(await sizeWith(nodeOptions)).toBeLessThanOrEqual(3 * semiSpaceMb * 2 ** 20);
+    expect(await sizeWith('')).toBeGreaterThan(3 * semiSpaceMb * 2 ** 20);
   });
 
   it('runs Node with a heap limit under 2 GiB, where V8 bounds its old generation\'s growth below 4x', async () => {
