@@ -7,7 +7,8 @@
  * the worker counts in a SharedArrayBuffer read here only when asked.
  */
 import { Worker } from 'node:worker_threads';
-import { COUNT_BYTES, countSlots, countsOf, FLOOR_COMPARISON_THREAD, type ComparisonCounts } from './least-comparison.ts';
+import { FLOOR_COMPARISON_THREAD } from './floor-comparison-thread.ts';
+import { COUNT_BYTES, countSlots, countsOf, type ComparisonCounts } from './least-comparison.ts';
 
 export interface OnWorker {
   /** Hands one comparison over: the answer's JSON text, and the caller's Authorization. */

@@ -36,9 +36,6 @@ export function countsOf(slots: Int32Array): ComparisonCounts {
   return { compared: Atomics.load(slots, COMPARED), equal: Atomics.load(slots, EQUAL), skipped: Atomics.load(slots, SKIPPED), failed: Atomics.load(slots, FAILED) };
 }
 
-/** The name the least comparison's worker thread has (and its OS thread, which the benchmark moves by name). */
-export const FLOOR_COMPARISON_THREAD = 'floor-compare';
-
 const MOST_RUNNING = 8;
 const MOST_WAITING = 1000;
 

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FLOOR_COMPARISON_THREAD } from '../../bench/lib/least-comparison.ts';
+import { FLOOR_COMPARISON_THREAD } from '../../bench/lib/floor-comparison-thread.ts';
 import { GrpcClient } from '../support/grpc.ts';
 import { startStack, TOKEN, type Stack } from '../support/stack.ts';
 
