@@ -2,8 +2,9 @@
  * The main thread's side of the least comparison on a worker (bench/least-comparison-worker.ts): the least
  * hand-over a Node process can make. Each answer's JSON text (already made for the response) and the
  * caller's Authorization go onto one flat array of strings, which leaves in one postMessage per window:
- * each message wakes the worker's event loop, so jobs wait for others a short while (`windowMs`, as the
- * gateway's hand-over does; 0: until the end of this event-loop turn, setImmediate). Nothing comes back:
+ * each message wakes the worker's event loop (on both threads, more than a job's strings cost), so jobs
+ * wait for others a short while (`windowMs`, as the gateway's hand-over does), which gathers more than an
+ * event-loop turn holds (0: until the end of this turn, setImmediate). Nothing comes back:
  * the worker counts in a SharedArrayBuffer read here only when asked.
  */
 import { Worker } from 'node:worker_threads';
