@@ -25,6 +25,11 @@
  * request (`--compare-sample 1`) with a candidate whose answers equal its own, or differ in one field (each
  * candidate a gateway over a v1 of its own with the same rows, not counted, beside the load generator);
  * each read against the gateway off: the instructions a compared request adds to the one it compares.
+ * With `equal`, the least comparison too (bench/translation-floor-process.ts): the translating floor off,
+ * comparing every request with the equal candidate on its event loop, and on a worker thread
+ * (`--compare-on-worker`), each read against the floor off; `floor translating compared on a worker (a
+ * message a turn)` (`--compare-window-ms 0`) is counted only when `--only` names it. Each comparing
+ * server's count is also told by thread: the event loop's, the worker's, V8's others.
  * With `--before`, both gateways compare with the first kind named (`--only "gateway REST"`: REST alone).
  * Loaded at 2 connections, not 50.
  */
@@ -116,6 +121,31 @@ interface Counted {
   stages?: boolean;
   /** What it says of itself once counted (a comparing gateway: its comparisons' counts). */
   after?: (url: string) => Promise<string>;
+  /** Counted only when `--only` names it. */
+  optional?: boolean;
+}
+
+/** A count's instructions per answer: all of them, and the event loop's thread's, a Node worker thread's, V8's other threads'. */
+interface PerAnswer {
+  all: number;
+  main: number;
+  worker: number;
+  others: number;
+}
+
+/**
+ * A dump's threads told apart: the event loop's (main), a Node worker's (src/compare/worker.ts, the least
+ * comparison's), V8's others; a worker is looked for (each thread's dump read) only when comparing.
+ */
+function byThread(threads: readonly ThreadDump[], answers: number): PerAnswer {
+  const each = { all: 0, main: 0, worker: 0, others: 0 };
+  for (const thread of threads) {
+    each.all += thread.instructions;
+    if (thread.main) each.main += thread.instructions;
+    else if (compareKinds.length > 0 && isWorkerThread(readProfile(thread.file))) each.worker += thread.instructions;
+    else each.others += thread.instructions;
+  }
+  return { all: each.all / answers, main: each.main / answers, worker: each.worker / answers, others: each.others / answers };
 }
 
 /**
@@ -164,6 +194,11 @@ async function probePatiently(server: Counted, url: string): Promise<void> {
 
 /** A server, fresh, its answer checked once as `npm run bench` checks it, warmed, then counted: instructions per answer. */
 async function count(server: Counted): Promise<number> {
+  return (await countByThread(server)).all;
+}
+
+/** The same, told by thread. */
+async function countByThread(server: Counted): Promise<PerAnswer> {
   const running = await server.start();
   try {
     await probePatiently(server, running.url);
@@ -180,7 +215,7 @@ async function count(server: Counted): Promise<number> {
     const { instructions, threads } = await dumpCounts(dir, running.child.pid);
     if (server.after) process.stderr.write(`bench: ${server.name}: ${await server.after(running.url)}\n`);
     if (server.stages && values.stages) printStages(server.name, threads, running.child.pid, instructions);
-    return instructions / requests;
+    return byThread(threads, requests);
   } finally {
     await running.child.stop();
   }
@@ -202,15 +237,38 @@ async function comparisonCounts(url: string): Promise<string> {
   return `compared ${sum('compared')} (equal ${sum('equal')}), dropped ${sum('dropped')}, unanswered ${sum('errors')}`;
 }
 
-/** An HTTP/1.1 floor (bench/lib/stack.ts, FLOORS), asked v1's own question. */
-function httpFloor(name: string, kind: keyof typeof FLOORS): Counted {
+/** An HTTP/1.1 floor (bench/lib/stack.ts, FLOORS), asked v1's own question; `args`: the translating floor's more flags. */
+function httpFloor(name: string, kind: keyof typeof FLOORS, args: readonly string[] = []): Counted {
   const translating = kind === 'translating';
   return {
     name,
-    start: () => startFloor(name, emulator.url, { launch: counted, timeoutMs: START_MS, kind, ...(translating ? { args: scenario.translating.args } : {}) }),
+    start: () => startFloor(name, emulator.url, { launch: counted, timeoutMs: START_MS, kind, ...(translating ? { args: [...scenario.translating.args, ...args] } : {}) }),
     probe: (url) => probeUrl(name, `${url}${scenario.v1.path}`, translating ? scenario.translating.check : scenario.v1.check),
     call: async (url) => rest(`${url}${scenario.v1.path}`),
   };
+}
+
+/** The comparing translating floor's counts (every warm and counted answer, and the probe). */
+async function floorComparisonCounts(url: string): Promise<string> {
+  const counts = await (await fetch(`${url}/_floor/comparisons`)).json() as Record<string, number>;
+  return `compared ${counts.compared} (equal ${counts.equal}), skipped ${counts.skipped}, failed ${counts.failed}`;
+}
+
+/** The least comparison: the translating floor off, and comparing every request with the equal candidate, on its event loop or on a worker. */
+function leastComparisons(): Array<Counted & { floor?: string }> {
+  const off = 'floor translating';
+  const comparingFloor = (name: string, more: readonly string[], optional = false): Counted & { floor: string } => ({
+    ...httpFloor(name, 'translating', ['--compare-with', candidates.get('equal')!.url, '--compare-path', scenario.restPath, ...more]),
+    after: floorComparisonCounts,
+    floor: off,
+    ...(optional ? { optional } : {}),
+  });
+  return [
+    httpFloor(off, 'translating'),
+    comparingFloor('floor translating compared on its event loop', []),
+    comparingFloor('floor translating compared on a worker', ['--compare-on-worker']),
+    comparingFloor('floor translating compared on a worker (a message a turn)', ['--compare-on-worker', '--compare-window-ms', '0'], true),
+  ];
 }
 
 /** Each floor, then the gateway over its protocol, read against it. */
@@ -240,16 +298,22 @@ async function againstFloors(): Promise<void> {
   // --compare: the REST gateway off, and comparing with each kind of candidate, read against it off.
   if (compareKinds.length > 0) {
     all.splice(0, all.length, gateway('gateway REST', 'REST'), ...compareKinds.map((kind) => ({ ...gateway(`gateway REST compared (${kind === 'equal' ? 'equal answers' : 'answers differ in one field'})`, 'REST', { flags: comparing(kind) }), floor: 'gateway REST' })));
+    if (candidates.has('equal')) all.push(...leastComparisons());
   }
-  const servers = all.filter(({ name }) => values.only === undefined || values.only.split(',').includes(name));
-  const perAnswer = new Map<string, number>();
-  console.log(`| server (${scenario.name}) | instructions per answer | floor of its protocol | ratio |`);
-  console.log('|:--|--:|--:|--:|');
+  const named = values.only?.split(',');
+  const servers = all.filter(({ name, optional }) => (named === undefined ? !optional : named.includes(name)));
+  const perAnswer = new Map<string, PerAnswer>();
+  // Comparing: each count told by thread too, and what the comparison added on each, against its server off.
+  const apart = compareKinds.length > 0;
+  console.log(`| server (${scenario.name}) | instructions per answer | floor of its protocol | ratio |${apart ? ' event loop | worker thread | V8\'s other threads | added: all / event loop / worker |' : ''}`);
+  console.log(`|:--|--:|--:|--:|${apart ? '--:|--:|--:|--:|' : ''}`);
   for (const server of servers) {
-    const each = await count(server);
+    const each = await countByThread(server);
     perAnswer.set(server.name, each);
     const floor = server.floor === undefined ? undefined : perAnswer.get(server.floor);
-    console.log(`| ${server.name} | ${thousands(each)} | ${floor === undefined ? '' : thousands(floor)} | ${floor === undefined ? '' : `${(each / floor).toFixed(2)}x`} |`);
+    const row = `| ${server.name} | ${thousands(each.all)} | ${floor === undefined ? '' : thousands(floor.all)} | ${floor === undefined ? '' : `${(each.all / floor.all).toFixed(2)}x`} |`;
+    const added = floor === undefined ? '' : `${thousands(each.all - floor.all)} / ${thousands(each.main - floor.main)} / ${thousands(each.worker - floor.worker)}`;
+    console.log(apart ? `${row} ${thousands(each.main)} | ${thousands(each.worker)} | ${thousands(each.others)} | ${added} |` : row);
   }
 }
 

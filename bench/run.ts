@@ -38,6 +38,7 @@ import { resident, type Resident } from './lib/memory.ts';
 import { seedNative } from './lib/native-seed.ts';
 import { moveThreadsNamed, pinning, pinSelf } from './lib/pin.ts';
 import { COMPARISON_THREAD } from '../src/index.ts';
+import { FLOOR_COMPARISON_THREAD } from './lib/floor-comparison-thread.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags as benchGatewayFlags } from './lib/gateway-defaults.ts';
 import { restLoad } from './lib/rest-load.ts';
 import { scenario as scenarioFor, type Scenario, type ScenarioKey } from './lib/scenarios.ts';
@@ -362,11 +363,18 @@ async function nativePart(): Promise<Record<ScenarioKey, Measured>> {
 const COMPARE_OFF = 'comparison off';
 const COMPARE_EQUAL = 'comparison at sample 1';
 const COMPARE_DIFFER = 'comparison at sample 1, answers differ in one field';
-/** The translating floor, and the same asking the equal candidate after every answer: label, process, comparing. */
+/**
+ * The translating floor, and the same asking the equal candidate after every answer, on its event loop or on a
+ * worker thread (`--compare-on-worker`): label, process, where it compares (none: it does not).
+ */
 const FLOOR_OFF = TRANSLATING_FLOOR;
 const FLOOR_COMPARING = `${TRANSLATING_FLOOR}, comparing every request`;
 const FLOOR_COMPARING_PROCESS = 'floor-translating-compare';
-const FLOOR_COMPARE_TARGETS = [[FLOOR_OFF, 'floor-translating', false], [FLOOR_COMPARING, FLOOR_COMPARING_PROCESS, true]] as const;
+const FLOOR_ON_WORKER = `${TRANSLATING_FLOOR}, comparing every request on a worker`;
+const FLOOR_ON_WORKER_PROCESS = 'floor-translating-compare-worker';
+const FLOOR_COMPARE_TARGETS = [[FLOOR_OFF, 'floor-translating', undefined], [FLOOR_COMPARING, FLOOR_COMPARING_PROCESS, 'event loop'], [FLOOR_ON_WORKER, FLOOR_ON_WORKER_PROCESS, 'worker']] as const;
+/** The least comparison's two ways, each read against the floor off: label, process, what the table calls it. */
+const LEAST_COMPARISONS = [[FLOOR_COMPARING, FLOOR_COMPARING_PROCESS, 'the least comparison'], [FLOOR_ON_WORKER, FLOOR_ON_WORKER_PROCESS, 'the least comparison on a worker']] as const;
 
 /** Label, process, the candidate it compares with. */
 const COMPARE_TARGETS = [[COMPARE_OFF, 'gateway', undefined], [COMPARE_EQUAL, 'gateway-compare-1', 'equal'], [COMPARE_DIFFER, 'gateway-compare-differ', 'differ']] as const;
@@ -377,7 +385,7 @@ type CompareCounts = Record<'compared' | 'equal' | 'dropped' | 'errors', number>
 
 /** A comparing primary's counts so far, summed over methods. */
 async function compareCounts(proc: string, url: string): Promise<CompareCounts> {
-  if (proc === FLOOR_COMPARING_PROCESS) {
+  if (proc === FLOOR_COMPARING_PROCESS || proc === FLOOR_ON_WORKER_PROCESS) {
     // The comparing floor's own counts: a comparison it skipped (1,000 waiting) is one a gateway drops.
     const floor = await (await fetch(`${url}/_floor/comparisons`)).json() as Record<'compared' | 'equal' | 'skipped' | 'failed', number>;
     return { compared: floor.compared, equal: floor.equal, dropped: floor.skipped, errors: floor.failed };
@@ -410,9 +418,14 @@ async function comparePart(): Promise<CompareMeasured> {
     }
     const processes: Record<string, Server> = {};
     // The least a comparing gateway adds (bench/translation-floor-process.ts --compare-with): the translating
-    // floor answering alone, and asking the equal candidate the same Get after every answer.
-    for (const [label, proc, comparing] of FLOOR_COMPARE_TARGETS) {
-      const args = [...scenario.translating.args, ...(comparing ? ['--compare-with', candidateUrl.equal, '--compare-path', scenario.restPath] : [])];
+    // floor answering alone, and asking the equal candidate the same Get after every answer, on its event loop
+    // or on a worker thread of its own.
+    for (const [label, proc, where] of FLOOR_COMPARE_TARGETS) {
+      const args = [
+        ...scenario.translating.args,
+        ...(where ? ['--compare-with', candidateUrl.equal, '--compare-path', scenario.restPath] : []),
+        ...(where === 'worker' ? ['--compare-on-worker'] : []),
+      ];
       processes[proc] = await startFloor(proc, emulator.url, { launch: server, nodeArgs: floorNodeArgs, kind: 'translating', args });
       started.push(processes[proc]);
       await probeUrl(label, `${processes[proc].url}${scenario.v1.path}`, scenario.translating.check);
@@ -430,18 +443,20 @@ async function comparePart(): Promise<CompareMeasured> {
       ...COMPARE_TARGETS.filter(([label]) => which.includes(label)).map(([label, proc]) => restTarget(label, proc, processes[proc]!.url, scenario, connections, loader)),
       ...FLOOR_COMPARE_TARGETS.filter(([label]) => which.includes(label)).map(([label, proc]) => urlTarget(label, proc, `${processes[proc]!.url}${scenario.v1.path}`, connections, loader)),
     ];
-    const comparing = [...COMPARE_TARGETS.filter(([, , against]) => against).map(([, proc]) => proc), FLOOR_COMPARING_PROCESS];
+    const comparing = [...COMPARE_TARGETS.filter(([, , against]) => against).map(([, proc]) => proc), FLOOR_COMPARING_PROCESS, FLOOR_ON_WORKER_PROCESS];
     const before = Object.fromEntries(await Promise.all(comparing.map(async (proc) => [proc, await compareCounts(proc, processes[proc]!.url)] as const)));
-    // The comparison's worker thread (the gateway names it) goes to the candidates' core; the rest of every
-    // primary stays on the caller's (bench/lib/pin.ts).
-    const threadsApart = () => Object.values(processes).forEach((p) => moveThreadsNamed(pin, p.child.pid, COMPARISON_THREAD));
+    // The comparison's worker thread (the gateway names it, and the least comparison's on a worker) goes to the
+    // candidates' core; the rest of every primary stays on the caller's (bench/lib/pin.ts).
+    const threadsApart = () => Object.values(processes).forEach((p) => {
+      for (const name of [COMPARISON_THREAD, FLOOR_COMPARISON_THREAD]) moveThreadsNamed(pin, p.child.pid, name);
+    });
     threadsApart();
     const c = `c=${settings.compareConnections}`;
     // Every request compared (sample 1): the CPU a compared request costs is the difference per request, not
     // a difference divided by a share. c=1: the caller's p50 with every request compared against none.
     const measured = await loadAgainst('Get with comparison', processes, emulator.child.pid, [
-      { name: c, connections: settings.compareConnections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.compareConnections, [COMPARE_OFF, COMPARE_EQUAL, COMPARE_DIFFER, FLOOR_OFF, FLOOR_COMPARING]) },
-      { name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: 0, targets: targets(1, [COMPARE_OFF, COMPARE_EQUAL, FLOOR_OFF, FLOOR_COMPARING]) },
+      { name: c, connections: settings.compareConnections, duration: settings.duration, warmup: settings.warmup, targets: targets(settings.compareConnections, [COMPARE_OFF, COMPARE_EQUAL, COMPARE_DIFFER, FLOOR_OFF, FLOOR_COMPARING, FLOOR_ON_WORKER]) },
+      { name: 'c=1', connections: 1, duration: settings.c1Duration, warmup: 0, targets: targets(1, [COMPARE_OFF, COMPARE_EQUAL, FLOOR_OFF, FLOOR_COMPARING, FLOOR_ON_WORKER]) },
     ], threadsApart);
     const counts: Record<string, CompareCounts> = {};
     for (const proc of comparing) {
@@ -571,21 +586,24 @@ function goals(r: Results): Goal[] {
       const lost = counts && counts.dropped + counts.errors > 0 ? `; ${counts.dropped} dropped, ${counts.errors} unanswered` : '';
       out.push(atMostTimes(`Get ${c}, CPU each compared request costs the primary, ${what}`, on - offCpu, offCpu, 0.5, units.us, `the Get itself${lost}`));
     }
-    // The floor's: the least a comparison adds, against the least translation's own Get.
+    // The floor's, each way: the least a comparison adds, against the least translation's own Get; the gateway's
+    // against it; the caller's p50 at c=1 against the floor off.
     const floorOff = m[`${c} ${FLOOR_OFF}`]?.cpuUsPerReq['floor-translating'];
-    const floorOn = m[`${c} ${FLOOR_COMPARING}`]?.cpuUsPerReq[FLOOR_COMPARING_PROCESS];
-    if (floorOff !== undefined && floorOn !== undefined) {
-      const counts = r.compare.counts[FLOOR_COMPARING_PROCESS];
-      const lost = counts && counts.dropped + counts.errors > 0 ? `; ${counts.dropped} skipped, ${counts.errors} unanswered` : '';
-      out.push(reported(`Get ${c}, CPU each compared request costs the ${FLOOR_OFF} (the least comparison)`, units.us(floorOn - floorOff), `its Get${lost} ${units.us(floorOff)}`, units.times((floorOn - floorOff) / floorOff)));
-      if (offCpu !== undefined) {
-        const on = m[`${c} ${COMPARE_EQUAL}`]?.cpuUsPerReq['gateway-compare-1'];
-        if (on !== undefined) out.push(reported(`Get ${c}, CPU a compared request costs, equal answers: the gateway against the least comparison`, units.us(on - offCpu), `the floor's ${units.us(floorOn - floorOff)}`, units.times((on - offCpu) / (floorOn - floorOff))));
+    const gatewayOn = m[`${c} ${COMPARE_EQUAL}`]?.cpuUsPerReq['gateway-compare-1'];
+    for (const [label, proc, what] of LEAST_COMPARISONS) {
+      const floorOn = m[`${c} ${label}`]?.cpuUsPerReq[proc];
+      if (floorOff !== undefined && floorOn !== undefined) {
+        const counts = r.compare.counts[proc];
+        const lost = counts && counts.dropped + counts.errors > 0 ? `; ${counts.dropped} skipped, ${counts.errors} unanswered` : '';
+        out.push(reported(`Get ${c}, CPU each compared request costs the ${FLOOR_OFF} (${what})`, units.us(floorOn - floorOff), `its Get${lost} ${units.us(floorOff)}`, units.times((floorOn - floorOff) / floorOff)));
+        if (offCpu !== undefined && gatewayOn !== undefined) out.push(reported(`Get ${c}, CPU a compared request costs, equal answers: the gateway against ${what}`, units.us(gatewayOn - offCpu), `the floor's ${units.us(floorOn - floorOff)}`, units.times((gatewayOn - offCpu) / (floorOn - floorOff))));
       }
     }
     const floorOff1 = m[`c=1 ${FLOOR_OFF}`];
-    const floorOn1 = m[`c=1 ${FLOOR_COMPARING}`];
-    if (floorOff1 && floorOn1) out.push(reported(`Get c=1, ${FLOOR_COMPARING}: p50`, units.us(floorOn1.p50Ms * 1000), `${FLOOR_OFF} ${units.us(floorOff1.p50Ms * 1000)}`, units.times(floorOn1.p50Ms / floorOff1.p50Ms)));
+    for (const [label] of LEAST_COMPARISONS) {
+      const floorOn1 = m[`c=1 ${label}`];
+      if (floorOff1 && floorOn1) out.push(reported(`Get c=1, ${label}: p50`, units.us(floorOn1.p50Ms * 1000), `${FLOOR_OFF} ${units.us(floorOff1.p50Ms * 1000)}`, units.times(floorOn1.p50Ms / floorOff1.p50Ms)));
+    }
   }
   const floorIdle = r.get?.idle.floor ?? r.list?.idle.floor;
   const idleOf = (m: Measured | undefined, label: string) => m?.idle[label]?.rssBytes;

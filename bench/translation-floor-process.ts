@@ -17,64 +17,69 @@
  * `--compare-with <url> --compare-path <path>`: the least a comparing gateway adds to each answer (the
  * `compare` part's floor). Once the answer is sent, the same question is asked of a candidate (v2's path),
  * its answer read whole, parsed and held against the one sent; nothing is counted or kept. No queue,
- * deadline, sampling, re-read or report: what is left is the call and the diff any comparison pays.
+ * deadline, sampling, re-read or report: what is left is the call and the diff any comparison pays
+ * (bench/lib/least-comparison.ts).
+ *
+ * `--compare-on-worker` with them: the same comparison made on a worker thread of its own, named
+ * FLOOR_COMPARISON_THREAD (bench/least-comparison-worker.ts), with the least hand-over a Node process can
+ * make (bench/lib/compare-on-worker.ts): the answer's JSON text and the caller's Authorization, batched
+ * for `--compare-window-ms` (2, as the gateway's hand-over; 0: one message an event-loop turn), the counts
+ * kept by the worker in shared memory. What a comparison costs when it too runs beside the caller's
+ * event loop, the gateway's way.
  */
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
+import { compareOnWorker } from './lib/compare-on-worker.ts';
 import { endToEnd } from './lib/end-to-end.ts';
 import { forwardFailed, http, serveOnLoopback } from './lib/floor-server.ts';
+import { countSlots, countsOf, leastComparison } from './lib/least-comparison.ts';
 import { leastTranslation, TRANSLATION_OPTIONS, wholeBody } from './lib/least-translation.ts';
 
-const { values } = parseArgs({ options: { 'v1-url': { type: 'string' }, 'compare-with': { type: 'string' }, 'compare-path': { type: 'string' }, ...TRANSLATION_OPTIONS }, strict: true });
+const { values } = parseArgs({
+  options: {
+    'v1-url': { type: 'string' },
+    'compare-with': { type: 'string' },
+    'compare-path': { type: 'string' },
+    'compare-on-worker': { type: 'boolean', default: false },
+    'compare-window-ms': { type: 'string', default: '2' },
+    ...TRANSLATION_OPTIONS,
+  },
+  strict: true,
+});
 if (!values['v1-url']) throw new Error('--v1-url is required');
 if (Boolean(values['compare-with']) !== Boolean(values['compare-path'])) throw new Error('--compare-with and --compare-path go together');
+if (values['compare-on-worker'] && !values['compare-with']) throw new Error('--compare-on-worker goes with --compare-with');
+const windowMs = Number(values['compare-window-ms']);
+if (!Number.isInteger(windowMs) || windowMs < 0 || windowMs > 1000) throw new Error(`--compare-window-ms: expected 0..1000, got ${values['compare-window-ms']}`);
 const translate = leastTranslation(values);
 const v1 = new Pool(values['v1-url']);
-// Bounded as the gateway's comparison is by default (--compare-concurrency 8, --compare-queue 1000): a
-// candidate slower than the caller costs the floor a queue, not a connection a request.
-const candidate = values['compare-with'] ? new Pool(values['compare-with'], { connections: 8 }) : undefined;
-const candidatePath = values['compare-path']!;
-const MOST_WAITING = 1000;
-let waiting = 0;
-/** What the comparisons came to, answered at COUNTS_PATH: the benchmark reads a figure only where none was skipped. */
-const counts = { compared: 0, equal: 0, skipped: 0, failed: 0 };
 const COUNTS_PATH = '/_floor/comparisons';
 
-/**
- * The candidate asked the same question through undici's dispatch (no stream, no promise: the lightest
- * call undici offers), its answer's chunks gathered, parsed and held against the primary's; a failure
- * only ends it.
- */
-function compareWithCandidate(sent: unknown, authorization: string | undefined): void {
-  if (waiting >= MOST_WAITING) {
-    counts.skipped++;
-    return;
-  }
-  waiting++;
-  const chunks: Buffer[] = [];
-  candidate!.dispatch({ method: 'GET', path: candidatePath, headers: authorization ? { authorization } : {} }, {
-    onRequestStart: () => {},
-    onResponseStart: () => {},
-    onResponseData: (_controller, chunk) => void chunks.push(chunk),
-    onResponseEnd: () => {
-      waiting--;
-      counts.compared++;
-      try {
-        if (isDeepStrictEqual(JSON.parse(Buffer.concat(chunks).toString('utf8')), sent)) counts.equal++;
-      } catch {
-        // Not JSON: nothing to hold it against.
-      }
-    },
-    onResponseError: () => {
-      waiting--;
-      counts.failed++;
-    },
-  });
+/** Where an answer goes to be compared (its document and its JSON text), and the counts so far; none when not comparing. */
+interface Comparing {
+  offer(body: unknown, text: string, authorization: string | undefined): void;
+  counts(): object;
 }
 
+function comparing(): Comparing | undefined {
+  const url = values['compare-with'];
+  if (!url) return undefined;
+  const path = values['compare-path']!;
+  if (values['compare-on-worker']) {
+    // The worker's entry beside this script: its source, or its build (scripts/build.ts keeps bench/ entries' paths).
+    const entry = new URL(import.meta.url.endsWith('.ts') ? './least-comparison-worker.ts' : './least-comparison-worker.js', import.meta.url);
+    const onWorker = compareOnWorker({ entry, url, path, windowMs });
+    return { offer: (_body, text, authorization) => onWorker.offer(text, authorization), counts: onWorker.counts };
+  }
+  const slots = countSlots();
+  const compare = leastComparison({ url, path, counts: slots, expected: (body: unknown) => body });
+  return { offer: (body, _text, authorization) => compare(body, authorization), counts: () => countsOf(slots) };
+}
+const comparison = comparing();
+
 const server = http.createServer(async (request, response) => {
-  if (candidate && request.url === COUNTS_PATH) {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts));
+  if (comparison && request.url === COUNTS_PATH) {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(comparison.counts()));
     return;
   }
   try {
@@ -86,7 +91,7 @@ const server = http.createServer(async (request, response) => {
     }
     const text = JSON.stringify(body);
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
-    if (candidate) compareWithCandidate(body, request.headers.authorization);
+    comparison?.offer(body, text, request.headers.authorization);
   } catch {
     forwardFailed(response);
   }

@@ -7,9 +7,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FLOOR_COMPARISON_THREAD } from '../../bench/lib/floor-comparison-thread.ts';
 import { GrpcClient } from '../support/grpc.ts';
 import { startStack, TOKEN, type Stack } from '../support/stack.ts';
 
@@ -125,6 +127,40 @@ describe('the translating floor', () => {
       await vi.waitFor(() => expect(asked).toEqual([{ path: v2Path, authorization: TOKEN }]), { timeout: 5000 });
       // Counted as the benchmark reads it: one compared, equal (the candidate answered the same document).
       await vi.waitFor(async () => expect((await getJson(`${floor.url}/_floor/comparisons`)).body).toEqual({ compared: 1, equal: 1, skipped: 0, failed: 0 }), { timeout: 5000 });
+    } finally {
+      candidate.closeAllConnections();
+      candidate.close();
+    }
+  });
+
+  it('with --compare-on-worker, makes the same comparison on a thread of its own, counted when asked', async () => {
+    // A candidate that records what it is asked, and answers the first Get as the gateway does and the next one
+    // with a field changed: one comparison equal, one not.
+    const asked: Array<{ path: string | undefined; authorization: string | undefined }> = [];
+    const gatewayAnswer = await stack.client.get(`/iam/v2beta1/groups/${groups[2]}`);
+    const answers = [gatewayAnswer.body, { ...gatewayAnswer.body, description: 'as the candidate has it' }];
+    const candidate = createServer((request, response) => {
+      const answer = answers[asked.length];
+      asked.push({ path: request.url, authorization: request.headers.authorization });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => candidate.listen(0, '127.0.0.1', resolve));
+    try {
+      const candidateUrl = `http://127.0.0.1:${(candidate.address() as AddressInfo).port}`;
+      const v2Path = `/iam/v2beta1/groups/${groups[2]}`;
+      const floor = await startFloor(stack.emulator.url, ['--resource', 'groups', '--compare-with', candidateUrl, '--compare-path', v2Path, '--compare-on-worker']);
+      floors.push(floor.child);
+      for (const n of [1, 2]) {
+        const viaFloor = await getJson(`${floor.url}/iam/v1/groups?id=${encodeURIComponent(groups[2]!)}`);
+        expect(viaFloor.status).toBe(200);
+        expect(viaFloor.body).toEqual(gatewayAnswer.body);
+        await vi.waitFor(() => expect(asked).toHaveLength(n), { timeout: 5000 });
+      }
+      expect(asked).toEqual([{ path: v2Path, authorization: TOKEN }, { path: v2Path, authorization: TOKEN }]);
+      await vi.waitFor(async () => expect((await getJson(`${floor.url}/_floor/comparisons`)).body).toEqual({ compared: 2, equal: 1, skipped: 0, failed: 0 }), { timeout: 5000 });
+      // The thread the benchmark moves to the candidates' core, found by its name as bench/lib/pin.ts finds it.
+      const names = readdirSync(`/proc/${floor.child.pid}/task`).map((tid) => readFileSync(`/proc/${floor.child.pid}/task/${tid}/comm`, 'utf8').trim());
+      expect(names).toContain(FLOOR_COMPARISON_THREAD);
     } finally {
       candidate.closeAllConnections();
       candidate.close();
