@@ -7,6 +7,7 @@
 import { ConfigError, loadConfig, usage, type Config } from './config.ts';
 import { buildGateway } from './server.ts';
 import { startupSummary } from './startup.ts';
+import { releaseStartupMemory } from './startup-memory.ts';
 import type { RunningEmulator } from './emulator/v1/index.ts';
 import type { RunningIssuer } from './emulator/issuer/index.ts';
 import { VERSION } from './version.ts';
@@ -45,9 +46,11 @@ async function main(): Promise<void> {
   }
   const v1Url = config.mode === 'translate' ? (config.v1Url ?? emulator!.url) : undefined;
   const app = await buildGateway({ ...config, v1Url });
+  const released = releaseStartupMemory();
   const address = await app.listen({ port: config.port, host: config.host });
   const summary = startupSummary(config, { address, adminAddress: app.adminAddress(), tracing: app.tracing, version: VERSION, v1Url, emulator: !!emulator });
-  app.log.info(summary.fields, 'v2gw listening');
+  // Whether start-up's memory was handed back (startup-memory.ts): not without --expose-gc, a deployment's own NODE_OPTIONS.
+  app.log.info({ ...summary.fields, startupMemory: released ? 'released' : 'kept (Node runs without --expose-gc)' }, 'v2gw listening');
   for (const warning of summary.warnings) app.log.warn(warning);
   // Probe the backend once now, so a v1 that cannot be reached is logged with its cause at start, not at the first request.
   await app.inject({ method: 'GET', url: '/readyz' });
