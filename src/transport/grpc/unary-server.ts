@@ -169,6 +169,9 @@ class UnaryCallOnStream implements UnaryCall {
 
   /** The stream closed: the call is recorded as ended, or, unanswered, the caller has gone. */
   closed(): void {
+    // Let go of at once: the stream object can outlive its close (Node's handle of it), and a call it
+    // still held would live on with it, through scavenges, into the old generation.
+    this.#stream[CALL] = undefined;
     if (this.#answered) {
       // The access line and metrics once the answer's last frame has been written (Endings).
       if (this.#sent !== undefined) this.#endings.add(this.#call, this.#sent);
