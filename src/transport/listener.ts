@@ -179,10 +179,11 @@ class Listener extends http.Server {
     const inner = this.#inner;
     const compatibility = inner.listeners('stream') as Array<(...args: unknown[]) => void>;
     inner.removeAllListeners('stream');
-    inner.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, ...rest: unknown[]) => {
+    // Node's 'stream' arguments named, not gathered: a rest parameter is an array made for every stream.
+    inner.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
       if (streams?.(stream, headers)) return;
       markNeverIndexedOn(stream);
-      for (const listener of compatibility) listener.call(inner, stream, headers, ...rest);
+      for (const listener of compatibility) listener.call(inner, stream, headers, flags, rawHeaders);
     });
   }
 
