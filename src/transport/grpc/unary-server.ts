@@ -20,8 +20,7 @@ import { fromBinary, type Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
-import { cancelled } from '../../request/context.ts';
-import { Cancellation } from '../../cancellation.ts';
+import { callerGone, cancelled, deadlinePassed, type RequestContext } from '../../request/context.ts';
 import type { TraceSpan } from '../../observability/tracing.ts';
 import { neverIndexed } from '../never-indexed.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
@@ -36,9 +35,10 @@ export interface UnaryServerOptions extends CallObservers {
   /** The largest request message, in bytes. */
   readMaxBytes: number;
   /**
-   * The whole request's deadline (`--request-timeout-ms`), which reading the message is part of: a
-   * caller that starts a call and never finishes its message is refused then (a shorter grpc-timeout
-   * wins), so HTTP/2 streams held open by a stalled or hostile client do not pile up.
+   * The whole request's deadline (`--request-timeout-ms`, the methods' own budget), which reading the
+   * message is part of: a caller that starts a call and never finishes its message is refused then (a
+   * shorter grpc-timeout wins), so HTTP/2 streams held open by a stalled or hostile client do not pile
+   * up. One timer from the call's start to its answer: the answer's request context is handed it (adopt).
    */
   requestTimeoutMs: number;
   /** The refusal for a call arriving now when the gateway is overloaded. */
@@ -100,7 +100,8 @@ class UnaryCallOnStream implements UnaryCall {
   readonly #headers: IncomingHttpHeaders;
   readonly timeoutMs: number | undefined;
   readonly #call: CallRecord;
-  readonly signal = new Cancellation();
+  /** The answer's request context, once it has made one: ended by the call's deadline and by the caller going. */
+  #context: RequestContext | undefined;
   /** Reads the message until it has all come; dropped then. */
   #reader: UnaryRequestReader | undefined;
   /** Headers the answer added (`setHeader`), sent with its own. */
@@ -108,7 +109,8 @@ class UnaryCallOnStream implements UnaryCall {
   #answered = false;
   /** The status of the answer written: the call is recorded as ended with it once the stream has closed. */
   #sent: CodeNumber | undefined;
-  #readTimer: NodeJS.Timeout | undefined;
+  /** The call's deadline: the message's arrival, then the answer's. */
+  #timer: NodeJS.Timeout | undefined;
   /** The RPC's answer is running: it ends the call itself, even when the caller has gone. */
   #running = false;
 
@@ -143,6 +145,10 @@ class UnaryCallOnStream implements UnaryCall {
     return this.#call.span;
   }
 
+  adopt(ctx: RequestContext): void {
+    this.#context = ctx;
+  }
+
   setHeader(name: string, value: string): void {
     (this.#added ??= []).push([name, value]);
   }
@@ -157,13 +163,13 @@ class UnaryCallOnStream implements UnaryCall {
     if (overloaded) return this.#refuse(overloaded);
     // A deadline already past (`grpc-timeout: 0n`): answered now, the body unread.
     if (this.timeoutMs !== undefined && this.timeoutMs <= 0) return this.#refuse(new ApiError(Code.DEADLINE_EXCEEDED, 'the call\'s grpc-timeout had passed when it arrived'));
-    this.#readTimer = setTimeout(readTimedOut, this.#readMs(), this);
+    this.#timer = setTimeout(deadlinePassedFor, this.#deadlineMs(), this);
     this.#reader = new UnaryRequestReader(this.#options.readMaxBytes);
     stream.on('data', onData).on('end', onEnd);
   }
 
-  /** The message's read deadline: the request's own, or the caller's shorter one. */
-  #readMs(): number {
+  /** The call's deadline: the request's own, or the caller's shorter one. */
+  #deadlineMs(): number {
     return Math.min(this.#options.requestTimeoutMs, this.timeoutMs ?? Number.POSITIVE_INFINITY);
   }
 
@@ -177,10 +183,9 @@ class UnaryCallOnStream implements UnaryCall {
       if (this.#sent !== undefined) this.#endings.add(this.#call, this.#sent);
       return;
     }
-    // The caller resetting the stream, or its connection going, before the answer: the RPC's signal.
-    const gone = cancelled();
-    this.signal.abort(gone);
-    if (!this.#running) this.#fail(gone);
+    // The caller resetting the stream, or its connection going, before the answer: the answer's work is cancelled.
+    if (this.#context) callerGone(this.#context);
+    if (!this.#running) this.#fail(cancelled());
   }
 
   read(chunk: Buffer): void {
@@ -190,7 +195,6 @@ class UnaryCallOnStream implements UnaryCall {
 
   /** The message has all come (or the call was refused while it came): decoded, and answered. */
   ended(): void {
-    clearTimeout(this.#readTimer);
     const reader = this.#reader;
     this.#reader = undefined;
     if (this.#answered || !reader) return;
@@ -205,8 +209,10 @@ class UnaryCallOnStream implements UnaryCall {
     void this.#run(message);
   }
 
-  readTimedOut(): void {
-    this.#refuse(deadlineExceeded(`the request message did not arrive within the deadline of ${Math.ceil(this.#readMs())} ms`));
+  /** The call's deadline passed: its message still to come, the call is refused; its answer running, that is ended. */
+  deadlinePassed(): void {
+    if (this.#context) deadlinePassed(this.#context);
+    else if (!this.#running) this.#refuse(deadlineExceeded(`the request message did not arrive within the deadline of ${Math.ceil(this.#deadlineMs())} ms`));
   }
 
   async #run(message: Message): Promise<void> {
@@ -245,7 +251,7 @@ class UnaryCallOnStream implements UnaryCall {
   #send(headers: OutgoingHttpHeaders | string[], message: Buffer | undefined, code: CodeNumber): void {
     if (this.#answered) return;
     this.#answered = true;
-    clearTimeout(this.#readTimer);
+    clearTimeout(this.#timer);
     const stream = this.#stream;
     if (stream.destroyed || stream.closed || stream.headersSent) return this.#gone(code);
     try {
@@ -283,8 +289,8 @@ function onEnd(this: CallStream): void {
   this[CALL]?.ended();
 }
 
-function readTimedOut(call: UnaryCallOnStream): void {
-  call.readTimedOut();
+function deadlinePassedFor(call: UnaryCallOnStream): void {
+  call.deadlinePassed();
 }
 
 /**
