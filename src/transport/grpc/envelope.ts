@@ -52,7 +52,7 @@ export class UnaryRequestReader {
     return undefined;
   }
 
-  end(): { message: Uint8Array } | EnvelopeProblem {
+  end(): { message: Buffer } | EnvelopeProblem {
     if (this.#bytes === 0) return { kind: 'cardinality', detail: 'the request has no message; a unary call sends exactly one' };
     const body = this.#joined();
     if (body.length < PREFIX_BYTES) return { kind: 'malformed', detail: `the message prefix is cut short: ${body.length} of ${PREFIX_BYTES} bytes` };

@@ -16,7 +16,7 @@
  * ConnectRPC's. Both give the same statuses, details and access line.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { fromBinary, type Message } from '@bufbuild/protobuf';
+import type { Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
@@ -27,6 +27,7 @@ import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
 import { documentBytes } from './document-binary.ts';
 import { frame, UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
+import { requestDecoder } from './request-decoder.ts';
 import { failureOf, type UnaryCall, type UnaryMethod } from './service.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
 
@@ -66,21 +67,27 @@ const WITH_TRAILERS = { waitForTrailers: true } as const;
 const TRAILERS_ONLY = { endStream: true } as const;
 
 export function unaryServer(options: UnaryServerOptions): UnaryServer {
-  const byPath = new Map(options.methods.map((entry) => [`/${entry.method.parent.typeName}/${entry.method.name}`, entry]));
+  const byPath = new Map(options.methods.map((entry): [string, Served] => [`/${entry.method.parent.typeName}/${entry.method.name}`, { entry, decode: requestDecoder(entry.method.input) }]));
   const endings = new Endings(options.accessLog ?? options.log);
   return (stream, headers) => {
     if (headers[':method'] !== 'POST') return false;
     const contentType = headers['content-type'];
     if (contentType === undefined || !GRPC_TYPES.has(contentType)) return false;
-    const entry = byPath.get(headers[':path'] ?? '');
-    if (!entry) return false;
+    const served = byPath.get(headers[':path'] ?? '');
+    if (!served) return false;
     const encoding = headers['grpc-encoding'];
     if (encoding !== undefined && encoding !== 'identity') return false;
     const timeoutMs = headers['grpc-timeout'] === undefined ? undefined : grpcTimeoutMs(String(headers['grpc-timeout']));
     if (timeoutMs === null) return false; // malformed: ConnectRPC's refusal says what is wrong
-    new UnaryCallOnStream(options, endings, entry, stream as CallStream, headers, timeoutMs).start();
+    new UnaryCallOnStream(options, endings, served, stream as CallStream, headers, timeoutMs).start();
     return true;
   };
+}
+
+/** A method served, and how its request message is read. */
+interface Served {
+  entry: UnaryMethod;
+  decode: (bytes: Buffer) => Message;
 }
 
 /** Where a stream keeps its call, for the listeners (one function each for every stream) to find it. */
@@ -96,6 +103,7 @@ class UnaryCallOnStream implements UnaryCall {
   readonly #options: UnaryServerOptions;
   readonly #endings: Endings;
   readonly #entry: UnaryMethod;
+  readonly #decode: (bytes: Buffer) => Message;
   readonly #stream: CallStream;
   readonly #headers: IncomingHttpHeaders;
   readonly timeoutMs: number | undefined;
@@ -114,10 +122,11 @@ class UnaryCallOnStream implements UnaryCall {
   /** The RPC's answer is running: it ends the call itself, even when the caller has gone. */
   #running = false;
 
-  constructor(options: UnaryServerOptions, endings: Endings, entry: UnaryMethod, stream: CallStream, headers: IncomingHttpHeaders, timeoutMs: number | undefined) {
+  constructor(options: UnaryServerOptions, endings: Endings, { entry, decode }: Served, stream: CallStream, headers: IncomingHttpHeaders, timeoutMs: number | undefined) {
     this.#options = options;
     this.#endings = endings;
     this.#entry = entry;
+    this.#decode = decode;
     this.#stream = stream;
     this.#headers = headers;
     this.timeoutMs = timeoutMs;
@@ -202,7 +211,7 @@ class UnaryCallOnStream implements UnaryCall {
     if ('kind' in read) return this.#refuse(envelopeError(read));
     let message: Message;
     try {
-      message = fromBinary(this.#entry.method.input, read.message);
+      message = this.#decode(read.message);
     } catch (error) {
       return this.#refuse(invalidField('request', `the request message cannot be read: ${(error as Error).message}`));
     }
