@@ -25,8 +25,8 @@ import type { TraceSpan } from '../../observability/tracing.ts';
 import { neverIndexed } from '../never-indexed.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
-import { documentBytes } from './document-binary.ts';
-import { frame, UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
+import { framedDocument } from './document-binary.ts';
+import { UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
 import { requestDecoder } from './request-decoder.ts';
 import { failureOf, type UnaryCall, type UnaryMethod } from './service.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
@@ -229,7 +229,7 @@ class UnaryCallOnStream implements UnaryCall {
     let body: Buffer;
     try {
       const document = await this.#entry.answer(message, this);
-      body = frame(documentBytes(this.#entry.method.output, document));
+      body = framedDocument(this.#entry.method.output, document);
     } catch (error) {
       const failure = failureOf(error, this.#call.rpc, this.#call.requestId, this.#options.log);
       return this.#fail(failure instanceof ConnectError ? new ApiError(failure.code as number as CodeNumber, failure.rawMessage) : failure);
