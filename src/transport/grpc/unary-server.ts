@@ -97,7 +97,8 @@ type CallStream = ServerHttp2Stream & { [CALL]?: UnaryCallOnStream };
 /**
  * One call on its stream, and what its answer reads of it (UnaryCall): one object a call. The stream's
  * listeners are functions of the module, which find the call on the stream (`this` in a listener), not
- * closures and once-wrappers made per call; the message's read deadline is a timer handed the call.
+ * closures and once-wrappers made per call; the call's one deadline timer (its message's arrival, then
+ * its answer, whose request context adopts it) is handed the call, not a closure.
  */
 class UnaryCallOnStream implements UnaryCall {
   readonly #options: UnaryServerOptions;
