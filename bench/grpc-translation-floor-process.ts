@@ -2,7 +2,7 @@
  * Benchmark child: the translating floor for gRPC. The gRPC floor's call (bench/grpc-floor-process.ts: the
  * request message read and dropped, the scenario's one v1 call) with v1's answer translated as
  * bench/lib/least-translation.ts says and answered as the RPC's own response message, written by the
- * gateway's own encoder (documentBytes, src/transport/grpc/document-binary.ts). No routing, request
+ * gateway's own encoder, framed as it frames it (framedDocument, src/transport/grpc/document-binary.ts). No routing, request
  * decoding, checks, deadlines, logging or metrics. What the gateway's gRPC Get is read against beside the
  * gRPC floor (bench/README.md, The floor).
  *
@@ -12,7 +12,7 @@
 import http2 from 'node:http2';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { apiServices, documentBytes, frame } from '../src/index.ts';
+import { apiServices, framedDocument } from '../src/index.ts';
 import { answerUnaryCalls, serveOnLoopback } from './lib/floor-server.ts';
 import { leastTranslation, TRANSLATION_OPTIONS, wholeBody } from './lib/least-translation.ts';
 
@@ -30,6 +30,6 @@ answerUnaryCalls(server, async (headers) => {
   const answer = await v1.request({ method: 'GET', path, headers: { authorization: String(headers.authorization ?? '') } });
   const document = translate(answer.statusCode, await wholeBody(answer.body));
   if (document === undefined) throw new Error(`v1 answered ${answer.statusCode} without a row`);
-  return frame(documentBytes(method.output, document as Parameters<typeof documentBytes>[1]));
+  return framedDocument(method.output, document as Parameters<typeof framedDocument>[1]);
 });
 serveOnLoopback(server, v1);

@@ -100,7 +100,7 @@ export async function withEveryRpcTable(document: string, table: string): Promis
 }
 
 /** The gRPC wire as the gateway writes it: a document as its RPC's protobuf message, and a message framed for the stream. */
-export { documentBytes } from './transport/grpc/document-binary.ts';
+export { documentBytes, framedDocument } from './transport/grpc/document-binary.ts';
 export { frame } from './transport/grpc/envelope.ts';
 
 // ---------------------------------------------------------------- the native store

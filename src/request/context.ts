@@ -61,6 +61,12 @@ export interface ContextInput {
   trace?: TraceSpan | undefined;
   protocol?: string | undefined;
   now?: number;
+  /**
+   * The transport times the request itself and calls `deadlinePassed` when its deadline passes (the
+   * gateway's own unary gRPC server, whose timer for the message's arrival is the whole call's): the
+   * context arms no timer of its own, one timer a call fewer.
+   */
+  timedByTransport?: boolean | undefined;
 }
 
 /**
@@ -78,7 +84,7 @@ class ContextOfRequest implements RequestContext {
   readonly trace: TraceSpan | undefined;
   readonly protocol: string | undefined;
   readonly #budgetMs: number;
-  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #caller: CancelSignal | undefined;
   /** Heard on the caller's signal; made only when there is one to hear (gRPC and Connect hand one over). */
   readonly #callerGone: (() => void) | undefined;
@@ -92,8 +98,7 @@ class ContextOfRequest implements RequestContext {
     this.trace = input.trace;
     this.protocol = input.protocol;
     // One timer per request, not per v1 call; unref'd so it never holds the process open.
-    this.#timer = setTimeout(expire, this.#budgetMs, this);
-    this.#timer.unref();
+    if (!input.timedByTransport) this.#timer = setTimeout(expire, this.#budgetMs, this).unref();
     const caller = input.callerSignal;
     if (!caller) return;
     this.#caller = caller;
@@ -155,6 +160,11 @@ export function identify(ctx: RequestContext, caller: Caller | undefined, author
   ctx.caller = caller;
   ctx.authorization = authorization;
   ctx.visibleWithin = visibleWithin;
+}
+
+/** The request's deadline has passed, by the transport's own timer (ContextInput.timedByTransport): its work is ended with DEADLINE_EXCEEDED. */
+export function deadlinePassed(ctx: RequestContext): void {
+  if (ctx instanceof ContextOfRequest) expire(ctx);
 }
 
 /**

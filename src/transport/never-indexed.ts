@@ -13,15 +13,16 @@ import http2, { type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:ht
 const NEVER_INDEXED: readonly string[] = ['x-request-id', 'grpc-message', 'grpc-status-details-bin'];
 
 /** The same headers (an object, or Node's flat name-value array), marked so the encoder sends NEVER_INDEXED ones as literals; a mark already there is kept. */
-function neverIndexed<T extends OutgoingHttpHeaders | readonly string[]>(headers: T): T {
+export function neverIndexed<T extends OutgoingHttpHeaders | readonly string[]>(headers: T): T {
   (headers as { [http2.sensitiveHeaders]?: readonly string[] })[http2.sensitiveHeaders] ??= NEVER_INDEXED;
   return headers;
 }
 
 /**
- * Every response on the stream, whoever writes it (the unary gRPC server on the stream itself, or Node's
- * compatibility API for REST over HTTP/2 and ConnectRPC, whose header objects are its own): the stream's
- * respond and sendTrailers mark the headers on the way out. The listener does this for every stream.
+ * Every response on the stream, written by Node's compatibility API (REST over HTTP/2 and ConnectRPC,
+ * whose header objects are its own): the stream's respond and sendTrailers mark the headers on the way
+ * out. The listener does this for every stream the unary gRPC server leaves to that API; that server
+ * marks the headers it writes itself (neverIndexed), at no cost to its streams.
  */
 export function markNeverIndexedOn(stream: ServerHttp2Stream): void {
   const respond = stream.respond;

@@ -32,4 +32,18 @@ describe('the operation carries the call it was read from (the comparison and th
     expect(rest.call!.message()).toEqual(grpc.call!.message());
     expect(grpc.call!.message()).toMatchObject({ pageSize: 5, uidp: { childrenOf: PARENT } });
   });
+
+  it('a Get and a Delete: the target read off the message, and the message as REST reads it, made when asked', () => {
+    for (const method of ['GetGroup', 'DeleteGroup']) {
+      const rest = restOperation(binding(method), { variables: { uid: PARENT }, query: {}, body: undefined });
+      const grpc = overGrpc(method, { uid: PARENT });
+      expect(grpc).toMatchObject({ kind: rest.kind, uid: PARENT });
+      expect(grpc.call!.message()).toEqual({ uid: PARENT });
+      expect(grpc.call!.message()).toEqual(rest.call!.message());
+      // Asked twice, the same message, as the comparison and a capture may both ask.
+      expect(grpc.call!.message()).toBe(grpc.call!.message());
+    }
+    // No uid sent: proto3's empty string, as the JSON form (which leaves it out) read it.
+    expect(overGrpc('GetGroup', {})).toMatchObject({ kind: 'get', uid: '' });
+  });
 });

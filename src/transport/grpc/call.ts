@@ -39,32 +39,57 @@ export interface CallRecord {
 const HEALTH = 'grpc.health.v1.Health';
 
 export function startCall(observers: CallObservers, service: string, method: string, protocol: RpcProtocol, header: HeaderReader): CallRecord {
-  const started = performance.now();
-  observers.metrics?.grpcStarted(service, method);
-  const requestId = requestIdOf(header('x-request-id') as string | string[] | null | undefined);
-  const rpc = `${service}/${method}`;
-  // Health checks are probes: never traced.
-  const span = service === HEALTH ? undefined : observers.tracing?.server(rpc, header, () => rpcAttributes(protocol, service, method));
-  let ended = false;
-  return {
-    requestId,
-    rpc,
-    span,
-    end(code) {
-      if (ended) return;
-      ended = true;
-      const ms = performance.now() - started;
-      observers.metrics?.grpcHandled(service, method, code, ms / 1000);
-      if (span) {
-        span.set(statusAttributes(protocol, code));
-        span.end(rpcServerErrorType(code));
-      }
-      const userAgent = header('user-agent');
-      const fields = { reqId: requestId, rpc, code, responseTime: logMs(ms), userAgent: typeof userAgent === 'string' ? userAgent : undefined };
-      if (observers.accessLines) observers.accessLines(fields);
-      else (observers.accessLog ?? observers.log).info(fields, 'request');
-    },
-  };
+  return new Call(observers, service, method, protocol, header);
+}
+
+/** A call's record: one object, not a closure over the call's values with an object around it. */
+class Call implements CallRecord {
+  readonly requestId: string;
+  readonly rpc: string;
+  readonly span: TraceSpan | undefined;
+  readonly #observers: CallObservers;
+  readonly #service: string;
+  readonly #method: string;
+  readonly #protocol: RpcProtocol;
+  readonly #header: HeaderReader;
+  readonly #started = performance.now();
+  #ended = false;
+
+  constructor(observers: CallObservers, service: string, method: string, protocol: RpcProtocol, header: HeaderReader) {
+    this.#observers = observers;
+    this.#service = service;
+    this.#method = method;
+    this.#protocol = protocol;
+    this.#header = header;
+    observers.metrics?.grpcStarted(service, method);
+    this.requestId = requestIdOf(header('x-request-id') as string | string[] | null | undefined);
+    this.rpc = `${service}/${method}`;
+    const tracing = observers.tracing;
+    // Health checks are probes: never traced. The span's attributes are made only when there is a span to hold them.
+    this.span = service === HEALTH || !tracing ? undefined : tracing.server(this.rpc, header, tracing.enabled ? () => rpcAttributes(protocol, service, method) : noAttributes);
+  }
+
+  end(code: CodeNumber): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const observers = this.#observers;
+    const ms = performance.now() - this.#started;
+    observers.metrics?.grpcHandled(this.#service, this.#method, code, ms / 1000);
+    const span = this.span;
+    if (span) {
+      span.set(statusAttributes(this.#protocol, code));
+      span.end(rpcServerErrorType(code));
+    }
+    const userAgent = this.#header('user-agent');
+    const fields = { reqId: this.requestId, rpc: this.rpc, code, responseTime: logMs(ms), userAgent: typeof userAgent === 'string' ? userAgent : undefined };
+    if (observers.accessLines) observers.accessLines(fields);
+    else (observers.accessLog ?? observers.log).info(fields, 'request');
+  }
+}
+
+/** Tracing off asks for no attributes (Tracing.server): one function for every call. */
+function noAttributes(): Record<string, string> {
+  return {};
 }
 
 /** Whether the call is a health probe (never shed, never traced). */

@@ -17,6 +17,7 @@
  */
 import { fromJson, ScalarType, toBinary, type DescEnum, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
+import { frame, PREFIX_BYTES, putPrefix } from './envelope.ts';
 
 /** Gave up: the caller encodes the slow way. Thrown, as it can happen at any depth, and caught below. */
 const NOT_PLAIN = new Error('not a document this encoder is sure of');
@@ -26,12 +27,25 @@ export function documentBytes(desc: DescMessage, document: JsonValue): Uint8Arra
   return documentToBinary(desc, document) ?? toBinary(desc, fromJson(desc, document));
 }
 
+/**
+ * `documentBytes` as gRPC's one message of an answer (envelope.ts, `frame`): written after the message's
+ * prefix in one buffer, not written and then copied into a second.
+ */
+export function framedDocument(desc: DescMessage, document: JsonValue): Buffer {
+  return written(desc, document, PREFIX_BYTES) ?? frame(toBinary(desc, fromJson(desc, document)));
+}
+
 /** The binary form of `document` as a `desc`, or undefined when it is not one this encoder is sure of. */
 export function documentToBinary(desc: DescMessage, document: unknown): Uint8Array | undefined {
+  return written(desc, document, 0);
+}
+
+/** The binary form, after `prefix` bytes of gRPC's message prefix (none: 0); undefined as documentToBinary. */
+function written(desc: DescMessage, document: unknown, prefix: 0 | typeof PREFIX_BYTES): Buffer | undefined {
   const out = Ops.shared();
   try {
     writeMessage(out, planOf(desc), document);
-    return out.finish();
+    return out.finish(prefix);
   } catch (error) {
     if (error === NOT_PLAIN) return undefined;
     throw error;
@@ -461,9 +475,11 @@ class Ops {
     this.#size = 0;
   }
 
-  finish(): Uint8Array {
-    const buffer = Buffer.allocUnsafe(this.#size);
+  /** The bytes written, after gRPC's message prefix when `prefix` is its size. */
+  finish(prefix: 0 | typeof PREFIX_BYTES): Buffer {
+    const buffer = Buffer.allocUnsafe(prefix + this.#size);
     let at = 0;
+    if (prefix) at = putPrefix(buffer, this.#size);
     const kinds = this.#kinds;
     for (let i = 0; i < this.#count; i++) {
       switch (kinds[i]) {

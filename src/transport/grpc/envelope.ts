@@ -5,7 +5,8 @@
  * reason there is none out.
  */
 
-const PREFIX_BYTES = 5;
+/** An uncompressed message's prefix: a flag byte, then the length. */
+export const PREFIX_BYTES = 5;
 const COMPRESSED = 0x01;
 
 /** Why a unary request's body holds no usable message, as the gRPC spec classes it. */
@@ -20,10 +21,15 @@ export type EnvelopeProblem =
 /** Frames one uncompressed message. */
 export function frame(message: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(PREFIX_BYTES + message.length);
-  out[0] = 0;
-  out.writeUInt32BE(message.length, 1);
-  out.set(message, PREFIX_BYTES);
+  out.set(message, putPrefix(out, message.length));
   return out;
+}
+
+/** Writes an uncompressed message's prefix at the start of `out`; answers where the message goes. */
+export function putPrefix(out: Buffer, length: number): number {
+  out[0] = 0;
+  out.writeUInt32BE(length, 1);
+  return PREFIX_BYTES;
 }
 
 /**
@@ -52,7 +58,7 @@ export class UnaryRequestReader {
     return undefined;
   }
 
-  end(): { message: Uint8Array } | EnvelopeProblem {
+  end(): { message: Buffer } | EnvelopeProblem {
     if (this.#bytes === 0) return { kind: 'cardinality', detail: 'the request has no message; a unary call sends exactly one' };
     const body = this.#joined();
     if (body.length < PREFIX_BYTES) return { kind: 'malformed', detail: `the message prefix is cut short: ${body.length} of ${PREFIX_BYTES} bytes` };

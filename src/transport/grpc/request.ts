@@ -4,7 +4,7 @@
  * form, with only populated fields (proto3 cannot tell an unset scalar from a
  * zero one), which is what an update without a mask changes (AIP-134).
  */
-import { toJson, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { ScalarType, toJson, type DescField, type DescMessage, type Message } from '@bufbuild/protobuf';
 import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMessage } from '@bufbuild/protobuf/reflect';
 import { invalidField } from '../../aip/errors.ts';
 import { asQuery } from '../../aip/list-request.ts';
@@ -14,6 +14,15 @@ import type { Operation } from '../../port/operation.ts';
 
 export function grpcOperation(binding: Binding, message: Message): Operation {
   const { mapping, kind, method } = binding;
+  if (kind === 'get' || kind === 'delete') {
+    const field = plainTarget(binding);
+    if (field) {
+      // The target read off the message; its JSON form made only if the comparison or a capture asks for it.
+      let json: Json | undefined;
+      const uid = (message as unknown as Record<string, unknown>)[field.localName];
+      return { kind, mapping, uid: typeof uid === 'string' ? uid : '', call: { binding, message: () => (json ??= messageJson(method.input as DescMessage, message)) } };
+    }
+  }
   const json = messageJson(method.input as DescMessage, message);
   const target = binding.target ? String(getPath(json, jsonPath(method.input, binding.target)) ?? '') : '';
   // The message as it came, for the comparison and the capture.
@@ -37,6 +46,24 @@ export function grpcOperation(binding: Binding, message: Message): Operation {
       return { kind, mapping, method, custom: binding.custom!, request: json, call };
   }
 }
+
+/**
+ * The target field of a Get or Delete whose request holds only singular strings (all of the contract's):
+ * its value is the message's own, and the message's JSON form cannot fail (messageJson), so the call
+ * need not make it. Undefined for any other request, or a target inside a nested message.
+ */
+function plainTarget(binding: Binding): DescField | undefined {
+  let found = PLAIN_TARGETS.get(binding);
+  if (found === undefined) {
+    const input = binding.method.input as DescMessage;
+    const plain = input.fields.every((field) => field.fieldKind === 'scalar' && field.scalar === ScalarType.STRING);
+    found = (plain && input.fields.find((field) => field.name === binding.target)) || null;
+    PLAIN_TARGETS.set(binding, found);
+  }
+  return found ?? undefined;
+}
+
+const PLAIN_TARGETS = new WeakMap<Binding, DescField | null>();
 
 /**
  * The message in its JSON form. A message can decode from protobuf and still

@@ -12,7 +12,7 @@ import { ConnectError, type ConnectRouter, type HandlerContext } from '@connectr
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, unimplemented } from '../../aip/errors.ts';
 import type { Binding } from '../../contract/bindings.ts';
-import { finish, requestContext } from '../../request/context.ts';
+import { finish, requestContext, type RequestContext } from '../../request/context.ts';
 import type { CancelSignal } from '../../cancellation.ts';
 import type { Runner } from '../../port/runner.ts';
 import type { CallerHeaders } from '../../policy/sidecar-callers.ts';
@@ -45,8 +45,14 @@ export interface UnaryCall {
   origin: string | null | undefined;
   /** The caller's deadline (`grpc-timeout`), if it sent one. */
   timeoutMs: number | undefined;
-  /** Aborted when the caller cancels or goes away. */
-  signal: CancelSignal;
+  /** Aborted when the caller cancels or goes away; unset for a transport that tells the request itself (`adopt`). */
+  signal?: CancelSignal | undefined;
+  /**
+   * Set by a transport that times the whole call and hears its caller go itself (the gateway's own unary
+   * server): handed the request's context as soon as it is made, it ends the request's work through it
+   * (request/context.ts: deadlinePassed, callerGone), and the context arms no timer of its own.
+   */
+  adopt?(ctx: RequestContext): void;
   requestId: string;
   span: TraceSpan | undefined;
   /** `grpc`, `grpc-web` or `connect`; gRPC when unsaid (the gateway's own gRPC server). */
@@ -80,7 +86,9 @@ export function unaryMethods(options: GrpcOptions): UnaryMethod[] {
           callerSignal: call.signal,
           trace: call.span,
           protocol: call.protocol ?? 'grpc',
+          timedByTransport: call.adopt !== undefined,
         });
+        call.adopt?.(ctx);
         try {
           const document = await options.runner.execute(grpcOperation(binding, message), ctx);
           if (options.debugHeaders) call.setHeader('x-v2gw-v1-calls', String(ctx.counter.v1Calls));

@@ -16,17 +16,19 @@
  * ConnectRPC's. Both give the same statuses, details and access line.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { fromBinary, type Message } from '@bufbuild/protobuf';
+import type { Message } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { ApiError, deadlineExceeded, invalidField } from '../../aip/errors.ts';
 import { Code, type CodeNumber } from '../../rpc-status.ts';
-import { cancelled } from '../../request/context.ts';
-import { Cancellation } from '../../cancellation.ts';
+import { callerGone, cancelled, deadlinePassed, type RequestContext } from '../../request/context.ts';
+import type { TraceSpan } from '../../observability/tracing.ts';
+import { neverIndexed } from '../never-indexed.ts';
 import { startCall, type CallObservers, type CallRecord } from './call.ts';
 import { grpcTimeoutMs } from './grpc-timeout.ts';
-import { documentBytes } from './document-binary.ts';
-import { frame, UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
-import { failureOf, type UnaryMethod } from './service.ts';
+import { framedDocument } from './document-binary.ts';
+import { UnaryRequestReader, type EnvelopeProblem } from './envelope.ts';
+import { requestDecoder } from './request-decoder.ts';
+import { failureOf, type UnaryCall, type UnaryMethod } from './service.ts';
 import { domainForService, grpcStatusHeaders } from './status.ts';
 
 export interface UnaryServerOptions extends CallObservers {
@@ -34,9 +36,10 @@ export interface UnaryServerOptions extends CallObservers {
   /** The largest request message, in bytes. */
   readMaxBytes: number;
   /**
-   * The whole request's deadline (`--request-timeout-ms`), which reading the message is part of: a
-   * caller that starts a call and never finishes its message is refused then (a shorter grpc-timeout
-   * wins), so HTTP/2 streams held open by a stalled or hostile client do not pile up.
+   * The whole request's deadline (`--request-timeout-ms`, the methods' own budget), which reading the
+   * message is part of: a caller that starts a call and never finishes its message is refused then (a
+   * shorter grpc-timeout wins), so HTTP/2 streams held open by a stalled or hostile client do not pile
+   * up. One timer from the call's start to its answer: the answer's request context is handed it (adopt).
    */
   requestTimeoutMs: number;
   /** The refusal for a call arriving now when the gateway is overloaded. */
@@ -54,151 +57,221 @@ const GRPC_TYPES = new Set(['application/grpc', 'application/grpc+proto']);
 const ACCEPT_ENCODING = 'gzip,br';
 /** The codec named in full, as ConnectRPC answers too. */
 const ANSWER_TYPE = 'application/grpc+proto';
+/**
+ * OK's trailers, the same on every answer: nothing in them to keep out of the HPACK table
+ * (never-indexed.ts), so they go unmarked, and Node lists no marked names for them.
+ */
 const OK_TRAILERS = { 'grpc-status': '0' } as const;
 /** `respond`'s options, which Node only reads: made once, not per answer. */
 const WITH_TRAILERS = { waitForTrailers: true } as const;
 const TRAILERS_ONLY = { endStream: true } as const;
 
 export function unaryServer(options: UnaryServerOptions): UnaryServer {
-  const byPath = new Map(options.methods.map((entry) => [`/${entry.method.parent.typeName}/${entry.method.name}`, entry]));
+  const byPath = new Map(options.methods.map((entry): [string, Served] => [`/${entry.method.parent.typeName}/${entry.method.name}`, { entry, decode: requestDecoder(entry.method.input) }]));
   const endings = new Endings(options.accessLog ?? options.log);
   return (stream, headers) => {
     if (headers[':method'] !== 'POST') return false;
     const contentType = headers['content-type'];
     if (contentType === undefined || !GRPC_TYPES.has(contentType)) return false;
-    const entry = byPath.get(headers[':path'] ?? '');
-    if (!entry) return false;
+    const served = byPath.get(headers[':path'] ?? '');
+    if (!served) return false;
     const encoding = headers['grpc-encoding'];
     if (encoding !== undefined && encoding !== 'identity') return false;
     const timeoutMs = headers['grpc-timeout'] === undefined ? undefined : grpcTimeoutMs(String(headers['grpc-timeout']));
     if (timeoutMs === null) return false; // malformed: ConnectRPC's refusal says what is wrong
-    new UnaryCallOnStream(options, endings, entry, stream, headers, timeoutMs).start();
+    new UnaryCallOnStream(options, endings, served, stream as CallStream, headers, timeoutMs).start();
     return true;
   };
 }
 
-class UnaryCallOnStream {
+/** A method served, and how its request message is read. */
+interface Served {
+  entry: UnaryMethod;
+  decode: (bytes: Buffer) => Message;
+}
+
+/** Where a stream keeps its call, for the listeners (one function each for every stream) to find it. */
+const CALL = Symbol('v2gw.unaryCall');
+type CallStream = ServerHttp2Stream & { [CALL]?: UnaryCallOnStream };
+
+/**
+ * One call on its stream, and what its answer reads of it (UnaryCall): one object a call. The stream's
+ * listeners are functions of the module, which find the call on the stream (`this` in a listener), not
+ * closures and once-wrappers made per call; the call's one deadline timer (its message's arrival, then
+ * its answer, whose request context adopts it) is handed the call, not a closure.
+ */
+class UnaryCallOnStream implements UnaryCall {
   readonly #options: UnaryServerOptions;
   readonly #endings: Endings;
   readonly #entry: UnaryMethod;
-  readonly #stream: ServerHttp2Stream;
+  readonly #decode: (bytes: Buffer) => Message;
+  readonly #stream: CallStream;
   readonly #headers: IncomingHttpHeaders;
-  readonly #timeoutMs: number | undefined;
+  readonly timeoutMs: number | undefined;
   readonly #call: CallRecord;
-  readonly #caller = new Cancellation();
+  /** The answer's request context, once it has made one: ended by the call's deadline and by the caller going. */
+  #context: RequestContext | undefined;
+  /** Reads the message until it has all come; dropped then. */
+  #reader: UnaryRequestReader | undefined;
+  /** Headers the answer added (`setHeader`), sent with its own. */
+  #added: Array<[string, string]> | undefined;
   #answered = false;
   /** The status of the answer written: the call is recorded as ended with it once the stream has closed. */
   #sent: CodeNumber | undefined;
-  #readTimer: NodeJS.Timeout | undefined;
+  /** The call's deadline: the message's arrival, then the answer's. */
+  #timer: NodeJS.Timeout | undefined;
   /** The RPC's answer is running: it ends the call itself, even when the caller has gone. */
   #running = false;
 
-  constructor(options: UnaryServerOptions, endings: Endings, entry: UnaryMethod, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, timeoutMs: number | undefined) {
+  constructor(options: UnaryServerOptions, endings: Endings, { entry, decode }: Served, stream: CallStream, headers: IncomingHttpHeaders, timeoutMs: number | undefined) {
     this.#options = options;
     this.#endings = endings;
     this.#entry = entry;
+    this.#decode = decode;
     this.#stream = stream;
     this.#headers = headers;
-    this.#timeoutMs = timeoutMs;
+    this.timeoutMs = timeoutMs;
     const service = entry.method.parent.typeName;
     this.#call = startCall(options, service, entry.method.name, 'grpc', (name) => headers[name]);
   }
 
+  get authorization(): string | undefined {
+    return this.#headers.authorization;
+  }
+
+  get authority(): string | undefined {
+    return this.#headers[':authority'] ?? this.#headers.host;
+  }
+
+  get origin(): string | undefined {
+    return this.#headers.origin;
+  }
+
+  get requestId(): string {
+    return this.#call.requestId;
+  }
+
+  get span(): TraceSpan | undefined {
+    return this.#call.span;
+  }
+
+  adopt(ctx: RequestContext): void {
+    this.#context = ctx;
+  }
+
+  setHeader(name: string, value: string): void {
+    (this.#added ??= []).push([name, value]);
+  }
+
   start(): void {
-    // A stream error (a reset, a protocol error) ends in 'close', handled below; unheard, it would be thrown.
-    this.#stream.on('error', ignore);
-    this.#stream.once('close', () => {
-      if (this.#answered) {
-        // The access line and metrics once the answer's last frame has been written (Endings).
-        if (this.#sent !== undefined) this.#endings.add(this.#call, this.#sent);
-        return;
-      }
-      // The caller resetting the stream, or its connection going, before the answer: the RPC's signal.
-      const gone = cancelled();
-      this.#caller.abort(gone);
-      if (!this.#running) this.#fail(gone);
-    });
+    const stream = this.#stream;
+    stream[CALL] = this;
+    // A stream error (a reset, a protocol error) ends in 'close', handled there; unheard, it would be thrown.
+    stream.on('error', ignore);
+    stream.on('close', onClose);
     const overloaded = this.#options.shed?.();
     if (overloaded) return this.#refuse(overloaded);
     // A deadline already past (`grpc-timeout: 0n`): answered now, the body unread.
-    if (this.#timeoutMs !== undefined && this.#timeoutMs <= 0) return this.#refuse(new ApiError(Code.DEADLINE_EXCEEDED, 'the call\'s grpc-timeout had passed when it arrived'));
-    const readMs = Math.min(this.#options.requestTimeoutMs, this.#timeoutMs ?? Number.POSITIVE_INFINITY);
-    this.#readTimer = setTimeout(() => this.#refuse(deadlineExceeded(`the request message did not arrive within the deadline of ${Math.ceil(readMs)} ms`)), readMs);
-    const reader = new UnaryRequestReader(this.#options.readMaxBytes);
-    const onData = (chunk: Buffer): void => {
-      const problem = reader.push(chunk);
-      if (problem) this.#refuse(envelopeError(problem));
-    };
-    this.#stream.on('data', onData).once('end', () => {
-      clearTimeout(this.#readTimer);
-      this.#stream.off('data', onData);
-      if (this.#answered) return;
-      const read = reader.end();
-      if ('kind' in read) return this.#refuse(envelopeError(read));
-      let message: Message;
-      try {
-        message = fromBinary(this.#entry.method.input, read.message);
-      } catch (error) {
-        return this.#refuse(invalidField('request', `the request message cannot be read: ${(error as Error).message}`));
-      }
-      void this.#run(message);
-    });
+    if (this.timeoutMs !== undefined && this.timeoutMs <= 0) return this.#refuse(new ApiError(Code.DEADLINE_EXCEEDED, 'the call\'s grpc-timeout had passed when it arrived'));
+    this.#timer = setTimeout(deadlinePassedFor, this.#deadlineMs(), this);
+    this.#reader = new UnaryRequestReader(this.#options.readMaxBytes);
+    stream.on('data', onData).on('end', onEnd);
+  }
+
+  /** The call's deadline: the request's own, or the caller's shorter one. */
+  #deadlineMs(): number {
+    return Math.min(this.#options.requestTimeoutMs, this.timeoutMs ?? Number.POSITIVE_INFINITY);
+  }
+
+  /** The stream closed: the call is recorded as ended, or, unanswered, the caller has gone. */
+  closed(): void {
+    // Let go of at once: the stream object can outlive its close (Node's handle of it), and a call it
+    // still held would live on with it, through scavenges, into the old generation.
+    this.#stream[CALL] = undefined;
+    if (this.#answered) {
+      // The access line and metrics once the answer's last frame has been written (Endings).
+      if (this.#sent !== undefined) this.#endings.add(this.#call, this.#sent);
+      return;
+    }
+    // The caller resetting the stream, or its connection going, before the answer: the answer's work is cancelled.
+    if (this.#context) callerGone(this.#context);
+    if (!this.#running) this.#fail(cancelled());
+  }
+
+  read(chunk: Buffer): void {
+    const problem = this.#reader?.push(chunk);
+    if (problem) this.#refuse(envelopeError(problem));
+  }
+
+  /** The message has all come (or the call was refused while it came): decoded, and answered. */
+  ended(): void {
+    const reader = this.#reader;
+    this.#reader = undefined;
+    if (this.#answered || !reader) return;
+    const read = reader.end();
+    if ('kind' in read) return this.#refuse(envelopeError(read));
+    let message: Message;
+    try {
+      message = this.#decode(read.message);
+    } catch (error) {
+      return this.#refuse(invalidField('request', `the request message cannot be read: ${(error as Error).message}`));
+    }
+    void this.#run(message);
+  }
+
+  /** The call's deadline passed: its message still to come, the call is refused; its answer running, that is ended. */
+  deadlinePassed(): void {
+    if (this.#context) deadlinePassed(this.#context);
+    else if (!this.#running) this.#refuse(deadlineExceeded(`the request message did not arrive within the deadline of ${Math.ceil(this.#deadlineMs())} ms`));
   }
 
   async #run(message: Message): Promise<void> {
     this.#running = true;
-    const { requestId, rpc, span } = this.#call;
-    const headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': requestId, 'grpc-accept-encoding': ACCEPT_ENCODING };
     let body: Buffer;
     try {
-      const document = await this.#entry.answer(message, {
-        authorization: this.#headers.authorization,
-        authority: this.#headers[':authority'] ?? this.#headers.host,
-        origin: this.#headers.origin,
-        timeoutMs: this.#timeoutMs,
-        signal: this.#caller,
-        requestId,
-        span,
-        setHeader: (name, value) => {
-          headers[name] = value;
-        },
-      });
-      body = frame(documentBytes(this.#entry.method.output, document));
+      const document = await this.#entry.answer(message, this);
+      body = framedDocument(this.#entry.method.output, document);
     } catch (error) {
-      const failure = failureOf(error, rpc, requestId, this.#options.log);
-      return this.#fail(failure instanceof ConnectError ? new ApiError(failure.code as number as CodeNumber, failure.rawMessage) : failure, headers);
+      const failure = failureOf(error, this.#call.rpc, this.#call.requestId, this.#options.log);
+      return this.#fail(failure instanceof ConnectError ? new ApiError(failure.code as number as CodeNumber, failure.rawMessage) : failure);
     }
-    this.#send(headers, body, Code.OK);
+    // A flat list of names and values, which Node sends as it is (an object it would copy first).
+    const headers: string[] = [':status', '200', 'content-type', ANSWER_TYPE, 'x-request-id', this.#call.requestId, 'grpc-accept-encoding', ACCEPT_ENCODING];
+    if (this.#added) for (const [name, value] of this.#added) headers.push(name, value);
+    this.#send(neverIndexed(headers), body, Code.OK);
   }
 
   /** A call refused before its answer ran: the rest of the body is not read. */
   #refuse(error: ApiError): void {
     this.#fail(error);
-    this.#stream.removeAllListeners('data').resume();
+    this.#reader = undefined;
+    this.#stream.removeListener('data', onData).resume();
   }
 
   /** A trailers-only answer: the status in the headers, no message. */
-  #fail(error: ApiError, headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': this.#call.requestId }): void {
+  #fail(error: ApiError): void {
     if (this.#answered) return;
+    const headers: OutgoingHttpHeaders = { ':status': 200, 'content-type': ANSWER_TYPE, 'x-request-id': this.#call.requestId };
+    if (this.#added) for (const [name, value] of this.#added) headers[name] = value;
     // The error's domain is worked out here, for the calls that fail, not for every call.
-    this.#send({ ...headers, ...grpcStatusHeaders(error, domainForService(this.#entry.method.parent.typeName), this.#call.requestId) }, undefined, error.code);
+    this.#send(neverIndexed({ ...headers, ...grpcStatusHeaders(error, domainForService(this.#entry.method.parent.typeName), this.#call.requestId) }), undefined, error.code);
   }
 
   /** Writes the call's one answer, a message or (none) a trailers-only status, and records how the call ended. */
-  #send(headers: OutgoingHttpHeaders, message: Buffer | undefined, code: CodeNumber): void {
+  #send(headers: OutgoingHttpHeaders | string[], message: Buffer | undefined, code: CodeNumber): void {
     if (this.#answered) return;
     this.#answered = true;
-    clearTimeout(this.#readTimer);
+    clearTimeout(this.#timer);
     const stream = this.#stream;
     if (stream.destroyed || stream.closed || stream.headersSent) return this.#gone(code);
     try {
       if (message) {
         // Asked once per stream: one function for every stream, not a function and a once-wrapper made per call.
         stream.on('wantTrailers', sendOkTrailers);
-        stream.respond(headers, WITH_TRAILERS);
+        stream.respond(headers as OutgoingHttpHeaders, WITH_TRAILERS);
         stream.end(message);
       } else {
-        stream.respond(headers, TRAILERS_ONLY);
+        stream.respond(headers as OutgoingHttpHeaders, TRAILERS_ONLY);
       }
     } catch {
       // Closed between the check and the write (HTTP/2 throws then): the caller is gone all the same.
@@ -211,6 +284,23 @@ class UnaryCallOnStream {
   #gone(code: CodeNumber): void {
     this.#call.end(code === Code.OK ? Code.CANCELLED : code);
   }
+}
+
+/** The stream's listeners, each the same function for every stream, `this` the stream. */
+function onClose(this: CallStream): void {
+  this[CALL]?.closed();
+}
+
+function onData(this: CallStream, chunk: Buffer): void {
+  this[CALL]?.read(chunk);
+}
+
+function onEnd(this: CallStream): void {
+  this[CALL]?.ended();
+}
+
+function deadlinePassedFor(call: UnaryCallOnStream): void {
+  call.deadlinePassed();
 }
 
 /**

@@ -209,6 +209,20 @@ describe('deadlines and cancellation', () => {
     }
   });
 
+  it('the configured request deadline ends a gRPC call whose v1 call would wait 20 s, as DEADLINE_EXCEEDED naming it, and the v1 call with it', async () => {
+    const client = new GrpcClient(hung.url);
+    try {
+      const before = v1.abandoned();
+      // No deadline of the caller's: only the gateway's own can end the call.
+      const failure = await rejected(client.call(GROUPS, 'GetGroup', { uid }));
+      expect(failure.code).toBe(4);
+      expect(failure.message).toContain('did not complete within its deadline of 400 ms');
+      await eventually(() => v1.abandoned() > before);
+    } finally {
+      client.close();
+    }
+  });
+
   it('a gRPC caller that never finishes its message is refused at the request deadline (or its shorter grpc-timeout), not held open', async () => {
     /** Sends the headers and 3 of the 10 bytes a message promises, and never ends the stream. */
     const stalled = async (url: string, headers: Record<string, string> = {}) => {

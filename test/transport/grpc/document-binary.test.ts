@@ -7,7 +7,8 @@
 import { create, fromJson, ScalarType, toBinary, toJson, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { apiServices, contract } from '../../../src/contract/registry.ts';
-import { documentToBinary } from '../../../src/transport/grpc/document-binary.ts';
+import { documentBytes, documentToBinary, framedDocument } from '../../../src/transport/grpc/document-binary.ts';
+import { frame } from '../../../src/transport/grpc/envelope.ts';
 import { prng } from '../../support/prng.ts';
 
 function slow(desc: DescMessage, document: JsonValue): Uint8Array | 'refused' {
@@ -92,6 +93,16 @@ describe('documentToBinary', () => {
   });
 
   const group = contract.getMessage('chainguard.platform.iam.v2beta1.Group')!;
+
+  it('framed as gRPC\'s one message in one buffer: the same bytes as the message framed after it is written, written or given up on', () => {
+    const random = prng(20261129);
+    const documents: [DescMessage, JsonValue][] = outputs.map((desc) => [desc, toJson(desc, create(desc, randomMessage(desc, random) as never), { registry: contract }) as JsonValue]);
+    // Given up on, protobuf-es writes it (accepting an enum's number).
+    documents.push([group, { uid: 'g', kind: 2 }], [group, {}]);
+    for (const [desc, document] of documents) {
+      expect(framedDocument(desc, document).toString('hex'), desc.typeName).toBe(frame(documentBytes(desc, document)).toString('hex'));
+    }
+  });
 
   it('writes each answer alone, whatever was written before it: a huge one, one given up halfway', () => {
     // The writes are kept between answers (document-binary.ts, Ops.shared): nothing of one may reach the next.
