@@ -30,6 +30,9 @@ export { WORKER_NAME as COMPARISON_THREAD } from './compare/worker-name.ts';
 
 export type { Config } from './config.ts';
 
+/** Start-up's memory handed back, as `npm start` does before it listens (with `--expose-gc`). */
+export { releaseStartupMemory } from './startup-memory.ts';
+
 /** The configuration the CLI would take from these flags and environment variables (src/config.ts's OPTIONS). */
 export async function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<Config> {
   const config = await import('./config.ts');
