@@ -47,7 +47,8 @@ export interface FindOptions {
 export interface RecordOptions {
   readonly counters: Counters;
   readonly samples: Samples;
-  readonly onResult?: (method: string, result: Result) => void;
+  /** `times` comparisons of `method` ended as `result`. */
+  readonly onResult?: (method: string, result: Result, times: number) => void;
 }
 
 export interface ComparerOptions extends Omit<FindOptions, 'keepSample'>, RecordOptions {}
@@ -79,24 +80,27 @@ export async function compareOnce(input: ComparisonInput, options: ComparerOptio
   return finding.result;
 }
 
-/** A finding into the counters, the samples and the metrics. */
-export function recordFinding(name: string, finding: Finding, options: RecordOptions): void {
+/**
+ * A finding into the counters, the samples and the metrics, `times` over: the worker sends the comparisons
+ * that ended alike (equal, not answered) as one count (off-thread.ts). A sample is kept once.
+ */
+export function recordFinding(name: string, finding: Finding, options: RecordOptions, times = 1): void {
   const { counters } = options;
   if (finding.noisePaths) {
-    add(counters, name, KEY.noiseTrials);
-    for (const path of finding.noisePaths) add(counters, name, KEY.noise + path);
+    add(counters, name, KEY.noiseTrials, times);
+    for (const path of finding.noisePaths) add(counters, name, KEY.noise + path, times);
   }
-  options.onResult?.(name, finding.result);
+  options.onResult?.(name, finding.result, times);
   if (finding.result === 'errors') {
-    add(counters, name, KEY.errors);
+    add(counters, name, KEY.errors, times);
     return;
   }
-  add(counters, name, KEY.compared);
+  add(counters, name, KEY.compared, times);
   if (finding.result === 'transient') {
-    add(counters, name, KEY.transient);
-    add(counters, name, KEY.transientMs, finding.transientMs ?? 0);
+    add(counters, name, KEY.transient, times);
+    add(counters, name, KEY.transientMs, (finding.transientMs ?? 0) * times);
   } else if (finding.differences.length > 0) {
-    add(counters, name, signatureKey(counters, name, finding.differences));
+    add(counters, name, signatureKey(counters, name, finding.differences), times);
     if (finding.sample !== undefined) options.samples.keep(name, finding.sample);
   }
 }

@@ -31,7 +31,10 @@ const UNANSWERED: Finding = { result: 'errors', differences: [] };
 /** The primary's answers awaited, by ask. */
 const asks = new Map<number, (outcome: Outcome) => void>();
 let nextAsk = 1;
+/** Ended comparisons not yet sent: those with something to tell, and the counts of the rest by method. */
 let waiting: ResultMessage[] = [];
+let tallies = new Map<string, { equal: number; errors: number; dropped: number }>();
+let ended = 0;
 let timer: NodeJS.Timeout | undefined;
 
 const send = (message: FromWorker): void => port.postMessage(message);
@@ -39,16 +42,34 @@ const send = (message: FromWorker): void => port.postMessage(message);
 function flush(): void {
   if (timer) clearTimeout(timer);
   timer = undefined;
-  if (waiting.length === 0) return;
-  send({ kind: 'results', results: waiting });
+  if (ended === 0) return;
+  send({ kind: 'results', results: waiting, tallies: [...tallies].map(([method, counts]) => ({ method, ...counts })) });
   waiting = [];
+  tallies = new Map();
+  ended = 0;
 }
 
-/** A result waits for others (each message wakes the main thread's loop) a batch's time at most. */
-function done(result: ResultMessage): void {
-  waiting.push(result);
-  if (waiting.length >= settings.batchSize) flush();
+/**
+ * A comparison ended (finding undefined: the queue had no room for it). An equal, unanswered or dropped one
+ * with nothing else to tell is counted by method; the rest are sent whole, by id. Either waits for others (each message
+ * wakes the main thread's loop) a batch's time at most.
+ */
+function done(method: string, id: number, finding: Finding | undefined): void {
+  // With --compare-noise the main thread holds each job's way to ask the primary until its end comes by id.
+  const kind = settings.noise ? undefined : finding === undefined ? 'dropped' : plainEnd(finding);
+  if (kind) {
+    let counts = tallies.get(method);
+    if (!counts) tallies.set(method, (counts = { equal: 0, errors: 0, dropped: 0 }));
+    counts[kind]++;
+  } else waiting.push({ id, method, finding });
+  if (++ended >= settings.batchSize) flush();
   else timer ??= setTimeout(flush, settings.batchMs);
+}
+
+/** Whether a finding is its result alone (equal, or not answered), so a count of it tells all. */
+function plainEnd(finding: Finding): 'equal' | 'errors' | undefined {
+  if (finding.differences.length > 0 || finding.noisePaths !== undefined || finding.sample !== undefined) return undefined;
+  return finding.result === 'equal' || finding.result === 'errors' ? finding.result : undefined;
 }
 
 function askPrimary(id: number): Promise<Outcome> {
@@ -77,9 +98,9 @@ function start(job: JobMessage): void {
       // Whatever failed (the candidate's client could not be made), the job ends, counted as not answered.
       finding = UNANSWERED;
     }
-    done({ id: job.id, finding });
+    done(job.method, job.id, finding);
   });
-  if (!accepted) done({ id: job.id, dropped: true });
+  if (!accepted) done(job.method, job.id, undefined);
 }
 
 // Told once loaded: the gateway says it is ready only when its comparisons can start.
