@@ -31,6 +31,8 @@ export interface ShadowJob {
   readonly name: string;
   readonly request: Json;
   readonly primary: Outcome;
+  /** The primary's answer as the JSON text the caller got (compare/sent-text.ts), where it is known: handed over instead of `primary`. */
+  readonly primaryText?: string;
   readonly authorization: string;
   readonly readOnly: boolean;
   readonly protocol: string;
@@ -135,7 +137,8 @@ export class OffThreadComparisons implements Comparisons {
     this.#open++;
     this.#openByName.set(job.name, (this.#openByName.get(job.name) ?? 0) + 1);
     if (this.#asksAgain) this.#asks.set(id, job.askPrimary);
-    const message: JobMessage = { id, method: job.name, request: job.request, primary: job.primary, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
+    const text = job.primaryText;
+    const message: JobMessage = { id, method: job.name, request: job.request, primary: text === undefined ? job.primary : { kind: 'text', text }, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
     const waiting = this.#outgoing.push(message);
     if (waiting >= HANDOVER_JOBS) this.#flush();
     else if (waiting === 1) this.#handover = setTimeout(this.#flush, HANDOVER_MS).unref();

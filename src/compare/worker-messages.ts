@@ -32,7 +32,11 @@ export interface JobMessage {
   /** The method's name, `package.Service/Method` (request-of.ts). */
   readonly method: string;
   readonly request: Json;
-  readonly primary: Outcome;
+  /**
+   * The primary's outcome; an answer as the JSON text the caller got, where the tap has it (a string
+   * crosses as one copy, where a document is cloned field by field), read by the worker only when needed.
+   */
+  readonly primary: Outcome | { readonly kind: 'text'; readonly text: string };
   readonly authorization: string;
   readonly readOnly: boolean;
   readonly protocol: string;

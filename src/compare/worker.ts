@@ -13,6 +13,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openCandidate } from './open-candidate.ts';
 import { findDifferences, type Finding } from './comparer.ts';
+import type { Json } from '../vocabulary/json.ts';
 import type { Outcome } from './outcome.ts';
 import { ComparisonQueue } from './queue.ts';
 import { methodByName } from './request-of.ts';
@@ -72,6 +73,18 @@ function plainEnd(finding: Finding): 'equal' | 'errors' | undefined {
   return finding.result === 'equal' || finding.result === 'errors' ? finding.result : undefined;
 }
 
+/**
+ * A job's primary outcome, read from its answer's text only when asked (a candidate answering the very
+ * bytes never asks), and those bytes, for the candidate to hold its answer against.
+ */
+function primaryOf(job: JobMessage): { primary: () => Outcome; primaryBytes: Uint8Array | undefined } {
+  const given = job.primary;
+  if (given.kind !== 'text') return { primary: () => given, primaryBytes: undefined };
+  let read: Outcome | undefined;
+  const primary = (): Outcome => (read ??= { kind: 'answer', message: JSON.parse(given.text) as Json });
+  return { primary, primaryBytes: Buffer.from(given.text) };
+}
+
 function askPrimary(id: number): Promise<Outcome> {
   const ask = nextAsk++;
   send({ kind: 'ask', ask, id });
@@ -84,13 +97,17 @@ function start(job: JobMessage): void {
     let finding: Finding;
     try {
       const target = await candidate;
+      const { primary, primaryBytes } = primaryOf(job);
       finding = await findDifferences({
         method,
         name: job.method,
         request: job.request,
-        primary: job.primary,
+        get primary() {
+          return primary();
+        },
+        primaryBytes,
         askPrimary: () => askPrimary(job.id),
-        askCandidate: (s) => target.ask(method, job.request, job.authorization, s),
+        askCandidate: (s, bytes) => target.ask(method, job.request, job.authorization, s, bytes),
         readOnly: job.readOnly,
         protocol: job.protocol,
       }, findOptions, signal);
