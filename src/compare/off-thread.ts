@@ -5,14 +5,17 @@
  * message wakes the receiving thread's event loop: the jobs chosen within
  * HANDOVER_MS of each other leave in one message (at once when HANDOVER_JOBS
  * wait), and the worker sends its findings every `batchMs` or once
- * `batchSize` are waiting.
+ * `batchSize` are waiting. Each way carries as little as it can: a REST
+ * answer as the text the caller got (a string is one copy; a document is
+ * walked into a clone here and built again there), and the comparisons that
+ * ended equal, unanswered or dropped as counts per method.
  *
  * Bounded as the queue was on the main thread: at most `capacity` waiting and
- * `concurrency` running are handed over and not yet ended; one more is
- * dropped, never waited for. With `--compare-noise` (the only time the
- * primary is asked again, at first and at a re-read) a job keeps its way to
- * ask (the operation and the caller's context) in a map until its finding
- * arrives, so nothing is kept past its comparison.
+ * `concurrency` running are handed over and not yet ended (counted, by
+ * method); one more is dropped, never waited for. With `--compare-noise` (the
+ * only time the primary is asked again, at first and at a re-read) a job
+ * keeps its way to ask (the operation and the caller's context) in a map
+ * until its finding arrives by id, so nothing is kept past its comparison.
  *
  * A worker that cannot start or that dies takes no call down: the
  * comparisons it had count as errors, later ones as dropped, and the log says

@@ -4,9 +4,11 @@
  * diffed, a differing answer read again after the back-off, and the sample
  * redacted, all off the gateway's event loop. It takes jobs in batches,
  * runs them through the same bounded queue and the same comparer as a replay
- * (queue.ts, comparer.ts), and sends the findings back in batches: the
- * counters, samples and metrics stay the main thread's. Asking the primary
- * again goes through the main thread, which holds its runner.
+ * (queue.ts, comparer.ts), and sends the findings back in batches (the
+ * equal, unanswered and dropped ones as counts): the counters, samples and
+ * metrics stay the main thread's. A primary's answer that came as text is
+ * parsed only when the candidate's answer is not those very bytes. Asking the
+ * primary again goes through the main thread, which holds its runner.
  *
  * Imports only what a comparison needs: no Fastify, no store, no logger.
  */
