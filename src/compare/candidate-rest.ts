@@ -82,7 +82,7 @@ export function httpCall(method: DescMethod, request: Json): HttpCall {
   if (plan.body === '*') body = rest;
   else if (plan.body !== undefined) {
     body = isObject(rest[plan.body]) ? (rest[plan.body] as Json) : {};
-    delete rest[plan.body];
+    rest[plan.body] = undefined;
   }
   const pairs = plan.body === '*' ? [] : queryPairs(rest, '');
   return { verb: plan.verb, path: pairs.length > 0 ? `${path}?${new URLSearchParams(pairs).toString()}` : path, body };
@@ -127,7 +127,11 @@ function dotSegments(value: string): boolean {
   return true;
 }
 
-/** Reads and removes a nested value (a path variable is not sent twice), copying each object on its way first: the request is the caller's. */
+/**
+ * Reads and takes out a nested value (a path variable is not sent twice), copying each object on its way
+ * first: the request is the caller's. Taken out as `undefined`, which neither the query nor a JSON body
+ * sends, rather than deleted: a deleted key turns V8's object into a slower kind for every later read.
+ */
 function take(json: Json, names: readonly string[]): unknown {
   let node: Json = json;
   for (let i = 0; i < names.length - 1; i++) {
@@ -137,7 +141,7 @@ function take(json: Json, names: readonly string[]): unknown {
   }
   const last = names.at(-1)!;
   const value = node[last];
-  delete node[last];
+  node[last] = undefined;
   return value;
 }
 
