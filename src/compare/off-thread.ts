@@ -35,7 +35,7 @@ export interface ShadowJob {
   readonly request: Json;
   readonly primary: Outcome;
   /** The primary's answer as the JSON text the caller got (compare/sent-text.ts), where it is known: handed over instead of `primary`. */
-  readonly primaryText?: string;
+  readonly primaryText?: string | undefined;
   readonly authorization: string;
   readonly readOnly: boolean;
   readonly protocol: string;

@@ -114,8 +114,9 @@ export class ComparingRunner implements Runner {
       }
     };
     // The answer's text as the REST transport sent it, where it did: handed over instead of the document.
+    // (A plain literal: properties after a spread are each defined by a call into V8's runtime.)
     const primaryText = primary.kind === 'answer' ? sentText(primary.message) : undefined;
-    const accepted = comparisons.offer({ name, request, primary, ...(primaryText !== undefined ? { primaryText } : {}), authorization, readOnly, protocol, askPrimary });
+    const accepted = comparisons.offer({ name, request, primary, primaryText, authorization, readOnly, protocol, askPrimary });
     if (!accepted) options.onDropped(name);
   }
 }

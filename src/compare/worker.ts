@@ -14,7 +14,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openCandidate } from './open-candidate.ts';
-import { findDifferences, type Finding } from './comparer.ts';
+import type { DescMethod } from '@bufbuild/protobuf';
+import type { Candidate } from './candidate.ts';
+import { findDifferences, type ComparisonInput, type Finding } from './comparer.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { Outcome } from './outcome.ts';
 import { ComparisonQueue } from './queue.ts';
@@ -76,15 +78,43 @@ function plainEnd(finding: Finding): 'equal' | 'errors' | undefined {
 }
 
 /**
- * A job's primary outcome, read from its answer's text only when asked (a candidate answering the very
- * bytes never asks), and those bytes, for the candidate to hold its answer against.
+ * A job as the comparer reads it. A primary answer that came as text is parsed only when read (a
+ * candidate answering its very bytes never reads it); its bytes are what the candidate's answer is
+ * held against. A class, so the getter is its prototype's, not defined again on each job's object.
  */
-function primaryOf(job: JobMessage): { primary: () => Outcome; primaryBytes: Uint8Array | undefined } {
-  const given = job.primary;
-  if (given.kind !== 'text') return { primary: () => given, primaryBytes: undefined };
-  let read: Outcome | undefined;
-  const primary = (): Outcome => (read ??= { kind: 'answer', message: JSON.parse(given.text) as Json });
-  return { primary, primaryBytes: Buffer.from(given.text) };
+class JobInput implements ComparisonInput {
+  readonly method: DescMethod;
+  readonly name: string;
+  readonly request: Json;
+  readonly primaryBytes: Uint8Array | undefined;
+  readonly readOnly: boolean;
+  readonly protocol: string;
+  readonly #job: JobMessage;
+  readonly #target: Candidate;
+  #primary: Outcome | undefined;
+
+  constructor(job: JobMessage, method: DescMethod, target: Candidate) {
+    this.method = method;
+    this.name = job.method;
+    this.request = job.request;
+    this.readOnly = job.readOnly;
+    this.protocol = job.protocol;
+    this.#job = job;
+    this.#target = target;
+    const given = job.primary;
+    this.primaryBytes = given.kind === 'text' ? Buffer.from(given.text) : undefined;
+    this.#primary = given.kind === 'text' ? undefined : given;
+  }
+
+  get primary(): Outcome {
+    // Unset only when the answer came as text: the constructor keeps any other outcome as it is.
+    this.#primary ??= { kind: 'answer', message: JSON.parse((this.#job.primary as { readonly text: string }).text) as Json };
+    return this.#primary;
+  }
+
+  askPrimary = (): Promise<Outcome> => askPrimary(this.#job.id);
+
+  askCandidate = (signal: AbortSignal, primaryBytes?: Uint8Array): Promise<Outcome> => this.#target.ask(this.method, this.request, this.#job.authorization, signal, primaryBytes);
 }
 
 function askPrimary(id: number): Promise<Outcome> {
@@ -99,20 +129,7 @@ function start(job: JobMessage): void {
     let finding: Finding;
     try {
       const target = await candidate;
-      const { primary, primaryBytes } = primaryOf(job);
-      finding = await findDifferences({
-        method,
-        name: job.method,
-        request: job.request,
-        get primary() {
-          return primary();
-        },
-        primaryBytes,
-        askPrimary: () => askPrimary(job.id),
-        askCandidate: (s, bytes) => target.ask(method, job.request, job.authorization, s, bytes),
-        readOnly: job.readOnly,
-        protocol: job.protocol,
-      }, findOptions, signal);
+      finding = await findDifferences(new JobInput(job, method, target), findOptions, signal);
     } catch {
       // Whatever failed (the candidate's client could not be made), the job ends, counted as not answered.
       finding = UNANSWERED;
