@@ -13,7 +13,11 @@ import type { Outcome } from './outcome.ts';
 export interface Candidate {
   /** Where it is, for the report (never with credentials). */
   readonly url: string;
-  ask(method: DescMethod, request: Json, authorization: string, signal: AbortSignal): Promise<Outcome>;
+  /**
+   * `primaryBytes`: the primary's answer as the caller got it, where known; a candidate that can see its
+   * answer's bytes answers SAME_AS_PRIMARY (outcome.ts) for those very bytes instead of reading them.
+   */
+  ask(method: DescMethod, request: Json, authorization: string, signal: AbortSignal, primaryBytes?: Uint8Array): Promise<Outcome>;
   close(): Promise<void>;
 }
 

@@ -14,7 +14,7 @@ import type { FieldDifference } from './classes.ts';
 import { worstClass } from './classes.ts';
 import { compareOutcomes } from './compare-outcomes.ts';
 import type { DiffOptions } from './message-diff.ts';
-import type { Outcome } from './outcome.ts';
+import { SAME_AS_PRIMARY, type Outcome } from './outcome.ts';
 import type { Samples } from './samples.ts';
 import { add, KEY, signatureKey, type Counters } from './tally.ts';
 
@@ -26,9 +26,12 @@ export interface ComparisonInput {
   readonly name: string;
   readonly request: Json;
   readonly primary: Outcome;
+  /** The primary's answer as the caller got it, where known: a candidate answering these very bytes is equal, unread. */
+  readonly primaryBytes?: Uint8Array | undefined;
   /** Asks the primary again (noise measuring and re-reads). */
   readonly askPrimary: (signal: AbortSignal) => Promise<Outcome>;
-  readonly askCandidate: (signal: AbortSignal) => Promise<Outcome>;
+  /** `primaryBytes`: given on the first ask only, where SAME_AS_PRIMARY (outcome.ts) may answer. */
+  readonly askCandidate: (signal: AbortSignal, primaryBytes?: Uint8Array) => Promise<Outcome>;
   /** Reading again makes sense only where reading changes nothing. */
   readonly readOnly: boolean;
   readonly protocol?: string;
@@ -47,7 +50,8 @@ export interface FindOptions {
 export interface RecordOptions {
   readonly counters: Counters;
   readonly samples: Samples;
-  readonly onResult?: (method: string, result: Result) => void;
+  /** `times` comparisons of `method` ended as `result`. */
+  readonly onResult?: (method: string, result: Result, times: number) => void;
 }
 
 export interface ComparerOptions extends Omit<FindOptions, 'keepSample'>, RecordOptions {}
@@ -79,24 +83,27 @@ export async function compareOnce(input: ComparisonInput, options: ComparerOptio
   return finding.result;
 }
 
-/** A finding into the counters, the samples and the metrics. */
-export function recordFinding(name: string, finding: Finding, options: RecordOptions): void {
+/**
+ * A finding into the counters, the samples and the metrics, `times` over: the worker sends the comparisons
+ * that ended alike (equal, not answered) as one count (off-thread.ts). A sample is kept once.
+ */
+export function recordFinding(name: string, finding: Finding, options: RecordOptions, times = 1): void {
   const { counters } = options;
   if (finding.noisePaths) {
-    add(counters, name, KEY.noiseTrials);
-    for (const path of finding.noisePaths) add(counters, name, KEY.noise + path);
+    add(counters, name, KEY.noiseTrials, times);
+    for (const path of finding.noisePaths) add(counters, name, KEY.noise + path, times);
   }
-  options.onResult?.(name, finding.result);
+  options.onResult?.(name, finding.result, times);
   if (finding.result === 'errors') {
-    add(counters, name, KEY.errors);
+    add(counters, name, KEY.errors, times);
     return;
   }
-  add(counters, name, KEY.compared);
+  add(counters, name, KEY.compared, times);
   if (finding.result === 'transient') {
-    add(counters, name, KEY.transient);
-    add(counters, name, KEY.transientMs, finding.transientMs ?? 0);
+    add(counters, name, KEY.transient, times);
+    add(counters, name, KEY.transientMs, (finding.transientMs ?? 0) * times);
   } else if (finding.differences.length > 0) {
-    add(counters, name, signatureKey(counters, name, finding.differences));
+    add(counters, name, signatureKey(counters, name, finding.differences), times);
     if (finding.sample !== undefined) options.samples.keep(name, finding.sample);
   }
 }
@@ -105,9 +112,10 @@ export function recordFinding(name: string, finding: Finding, options: RecordOpt
 export async function findDifferences(input: ComparisonInput, options: FindOptions, signal: AbortSignal): Promise<Finding> {
   const how = diffOptions(input.method, input.request);
   const output = input.method.output;
-  const [candidate, again] = await Promise.all([input.askCandidate(signal), options.noise ? input.askPrimary(signal) : undefined]);
+  const [candidate, again] = await Promise.all([input.askCandidate(signal, input.primaryBytes), options.noise ? input.askPrimary(signal) : undefined]);
   if (candidate.kind === 'unanswered') return { result: 'errors', differences: [] };
   const noise = again && again.kind !== 'unanswered' ? { noisePaths: compareOutcomes(output, input.primary, again, how).map((d) => d.path) } : {};
+  if (candidate === SAME_AS_PRIMARY) return { result: 'equal', differences: [], ...noise };
   let primary = input.primary;
   const differences = compareOutcomes(output, primary, candidate, how);
   if (differences.length === 0) return { result: 'equal', differences, ...noise };

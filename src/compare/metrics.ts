@@ -13,7 +13,7 @@ export class CompareMetrics {
     });
   }
 
-  count(method: string, result: string): void {
-    this.#results.inc({ method, result });
+  count(method: string, result: string, times = 1): void {
+    this.#results.inc({ method, result }, times);
   }
 }

@@ -5,14 +5,17 @@
  * message wakes the receiving thread's event loop: the jobs chosen within
  * HANDOVER_MS of each other leave in one message (at once when HANDOVER_JOBS
  * wait), and the worker sends its findings every `batchMs` or once
- * `batchSize` are waiting.
+ * `batchSize` are waiting. Each way carries as little as it can: a REST
+ * answer as the text the caller got (a string is one copy; a document is
+ * walked into a clone here and built again there), and the comparisons that
+ * ended equal, unanswered or dropped as counts per method.
  *
  * Bounded as the queue was on the main thread: at most `capacity` waiting and
- * `concurrency` running are handed over and not yet ended; one more is
- * dropped, never waited for. With `--compare-noise` (the only time the
- * primary is asked again, at first and at a re-read) a job keeps its way to
- * ask (the operation and the caller's context) in a map until its finding
- * arrives, so nothing is kept past its comparison.
+ * `concurrency` running are handed over and not yet ended (counted, by
+ * method); one more is dropped, never waited for. With `--compare-noise` (the
+ * only time the primary is asked again, at first and at a re-read) a job
+ * keeps its way to ask (the operation and the caller's context) in a map
+ * until its finding arrives by id, so nothing is kept past its comparison.
  *
  * A worker that cannot start or that dies takes no call down: the
  * comparisons it had count as errors, later ones as dropped, and the log says
@@ -31,6 +34,8 @@ export interface ShadowJob {
   readonly name: string;
   readonly request: Json;
   readonly primary: Outcome;
+  /** The primary's answer as the JSON text the caller got (compare/sent-text.ts), where it is known: handed over instead of `primary`. */
+  readonly primaryText?: string | undefined;
   readonly authorization: string;
   readonly readOnly: boolean;
   readonly protocol: string;
@@ -45,10 +50,10 @@ export interface Comparisons {
 
 export interface OffThreadOptions {
   readonly settings: WorkerSettings;
-  /** A comparison's finding, counted (comparer.ts's recordFinding). */
-  readonly record: (name: string, finding: Finding) => void;
-  /** A comparison the worker's queue had no room for. */
-  readonly dropped: (name: string) => void;
+  /** A finding of `times` comparisons, counted (comparer.ts's recordFinding). */
+  readonly record: (name: string, finding: Finding, times: number) => void;
+  /** `times` comparisons the worker's queue had no room for. */
+  readonly dropped: (name: string, times: number) => void;
   /** Said once, when the worker cannot start or stops. */
   readonly warn: (message: string) => void;
   /** The worker's entry (a test's own, to see what a failing worker does). */
@@ -71,13 +76,9 @@ const HANDOVER_MS = 2;
 const HANDOVER_JOBS = 32;
 
 const LOST: Finding = { result: 'errors', differences: [] };
+const EQUAL: Finding = { result: 'equal', differences: [] };
 const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with --compare-noise' };
 const UNCLONED: Outcome = { kind: 'unanswered', why: 'the primary\'s answer could not be handed over' };
-
-interface Open {
-  readonly name: string;
-  readonly askPrimary: (() => Promise<Outcome>) | undefined;
-}
 
 export class OffThreadComparisons implements Comparisons {
   readonly #options: OffThreadOptions;
@@ -86,8 +87,12 @@ export class OffThreadComparisons implements Comparisons {
   /** Whether jobs may ask the primary again (`--compare-noise`), so their way to ask is kept. */
   readonly #asksAgain: boolean;
   #worker: Worker | undefined;
-  /** Jobs handed over (or about to be) whose finding has not come back, by id. */
-  readonly #open = new Map<number, Open>();
+  /** Jobs handed over (or about to be) whose finding has not come back. */
+  #open = 0;
+  /** The same jobs, by method: what a worker that stops had under way. */
+  readonly #openByName = new Map<string, number>();
+  /** With `--compare-noise`, each open job's way to ask the primary again, by id. */
+  readonly #asks = new Map<number, () => Promise<Outcome>>();
   #outgoing: JobMessage[] = [];
   /** The hand-over of the jobs waiting in #outgoing, due HANDOVER_MS after the first. */
   #handover: NodeJS.Timeout | undefined;
@@ -130,10 +135,13 @@ export class OffThreadComparisons implements Comparisons {
   }
 
   offer(job: ShadowJob): boolean {
-    if (!this.#worker || this.#open.size >= this.#limit) return false;
+    if (!this.#worker || this.#open >= this.#limit) return false;
     const id = this.#nextId++;
-    this.#open.set(id, { name: job.name, askPrimary: this.#asksAgain ? job.askPrimary : undefined });
-    const message: JobMessage = { id, method: job.name, request: job.request, primary: job.primary, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
+    this.#open++;
+    this.#openByName.set(job.name, (this.#openByName.get(job.name) ?? 0) + 1);
+    if (this.#asksAgain) this.#asks.set(id, job.askPrimary);
+    const text = job.primaryText;
+    const message: JobMessage = { id, method: job.name, request: job.request, primary: text === undefined ? job.primary : { kind: 'text', text }, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
     const waiting = this.#outgoing.push(message);
     if (waiting >= HANDOVER_JOBS) this.#flush();
     else if (waiting === 1) this.#handover = setTimeout(this.#flush, HANDOVER_MS).unref();
@@ -142,12 +150,12 @@ export class OffThreadComparisons implements Comparisons {
 
   /** Comparisons handed over and not yet counted. */
   get pending(): number {
-    return this.#open.size;
+    return this.#open;
   }
 
   /** Resolves once every comparison handed over has ended and been counted here (tests, shutdown). */
   drained(): Promise<void> {
-    if (this.#open.size === 0) return Promise.resolve();
+    if (this.#open === 0) return Promise.resolve();
     this.#flush();
     this.#send({ kind: 'drain' });
     return new Promise((resolve) => this.#idle.push(resolve));
@@ -167,7 +175,7 @@ export class OffThreadComparisons implements Comparisons {
     this.#outgoing = [];
     if (this.#send({ kind: 'jobs', jobs })) return;
     // Something in a job would not clone (requests and answers are JSON: it should not happen): it fails alone.
-    for (const job of jobs) if (!this.#send({ kind: 'jobs', jobs: [job] })) this.#end(job.id, LOST);
+    for (const job of jobs) if (!this.#send({ kind: 'jobs', jobs: [job] })) this.#end(job.method, job.id, LOST);
     this.#settle();
   };
 
@@ -184,23 +192,41 @@ export class OffThreadComparisons implements Comparisons {
   #received(message: FromWorker): void {
     if (message.kind === 'ready') return this.#readied();
     if (message.kind === 'ask') {
-      const askPrimary = this.#open.get(message.id)?.askPrimary;
+      const askPrimary = this.#asks.get(message.id);
       const answer = (outcome: Outcome) => this.#send({ kind: 'answer', ask: message.ask, outcome }) || this.#send({ kind: 'answer', ask: message.ask, outcome: UNCLONED });
       if (askPrimary) void askPrimary().then(answer);
       else answer(NOT_KEPT);
       return;
     }
-    for (const result of message.results) this.#end(result.id, 'dropped' in result ? undefined : result.finding);
+    for (const { method, equal, errors, dropped } of message.tallies) {
+      if (equal > 0) this.#ended(method, equal, EQUAL);
+      if (errors > 0) this.#ended(method, errors, LOST);
+      if (dropped > 0) this.#ended(method, dropped, undefined);
+    }
+    for (const result of message.results) this.#end(result.method, result.id, result.finding);
     this.#settle();
   }
 
   /** A job ended: its finding counted (undefined: the worker's queue dropped it), its way to ask the primary let go. */
-  #end(id: number, finding: Finding | undefined): void {
-    const open = this.#open.get(id);
-    if (!open) return;
-    this.#open.delete(id);
-    if (finding) this.#options.record(open.name, finding);
-    else this.#options.dropped(open.name);
+  #end(name: string, id: number, finding: Finding | undefined): void {
+    if (this.#asksAgain) this.#asks.delete(id);
+    this.#ended(name, 1, finding);
+  }
+
+  /**
+   * `times` jobs of one method ended alike, counted (finding undefined: the worker's queue dropped them).
+   * A tally's jobs hold no way to ask: with `--compare-noise` every job ends by id (worker.ts).
+   */
+  #ended(name: string, times: number, finding: Finding | undefined): void {
+    const open = this.#openByName.get(name) ?? 0;
+    // Nothing of a worker that stopped counts twice: its jobs counted as errors when it was lost.
+    const counted = Math.min(times, open);
+    if (counted === 0) return;
+    this.#open -= counted;
+    if (open === counted) this.#openByName.delete(name);
+    else this.#openByName.set(name, open - counted);
+    if (finding) this.#options.record(name, finding, counted);
+    else this.#options.dropped(name, counted);
   }
 
   /** The worker is gone (said once: an error is followed by its exit): what it had counts as errors, and nothing more is handed over. */
@@ -209,15 +235,17 @@ export class OffThreadComparisons implements Comparisons {
     this.#stopped = true;
     this.#worker = undefined;
     if (!this.#closing) this.#options.warn(`comparison: its worker thread stopped (${describe(error)}); comparisons under way count as errors, later ones as dropped`);
-    for (const { name } of this.#open.values()) this.#options.record(name, LOST);
-    this.#open.clear();
+    for (const [name, open] of this.#openByName) this.#options.record(name, LOST, open);
+    this.#openByName.clear();
+    this.#asks.clear();
+    this.#open = 0;
     this.#outgoing = [];
     this.#settle();
     this.#readied();
   }
 
   #settle(): void {
-    if (this.#open.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
+    if (this.#open === 0) for (const resolve of this.#idle.splice(0)) resolve();
   }
 }
 

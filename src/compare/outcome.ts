@@ -12,6 +12,12 @@ export type Outcome =
   | { readonly kind: 'error'; readonly code: number; readonly reason: string; readonly detailTypes: readonly string[] }
   | { readonly kind: 'unanswered'; readonly why: string };
 
+/**
+ * A candidate's answer of the very bytes the primary's answer was sent in (the candidate was given them:
+ * candidate-rest.ts): equal to the primary's, and never parsed. Only ever compared by identity.
+ */
+export const SAME_AS_PRIMARY: Outcome = Object.freeze({ kind: 'answer', message: Object.freeze({}) });
+
 const TYPE_URL = /^.*\//;
 
 /** A detail's type by its message name (`google.rpc.BadRequest`), whatever host its type URL names. */

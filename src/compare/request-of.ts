@@ -16,8 +16,18 @@ export function methodName(method: DescMethod): string {
   return name;
 }
 
-/** The contract's method for a report name, `package.Service/Method` (a capture's, or a job handed to the comparison's worker). */
+const byName = new Map<string, DescMethod>();
+
+/**
+ * The contract's method for a report name, `package.Service/Method` (a capture's, or a job handed to the
+ * comparison's worker, which asks it once a job): found once per name.
+ */
 export function methodByName(name: string): DescMethod | undefined {
+  const known = byName.get(name);
+  if (known) return known;
   const [service, method] = name.split('/');
-  return contract.getService(service ?? '')?.methods.find((m) => m.name === method);
+  const found = contract.getService(service ?? '')?.methods.find((m) => m.name === method);
+  // Names that are not the contract's (a capture's file may hold anything) are not kept.
+  if (found) byName.set(name, found);
+  return found;
 }

@@ -80,7 +80,7 @@ export class Shadowing {
     this.#samples = new Samples(this.#samplesKey ? settings.compareSamples : 0);
     this.#metrics = new CompareMetrics(registry);
     this.#capture = settings.capture ? new Capture(settings.capture) : undefined;
-    const counting = { counters: store.counters, samples: this.#samples, onResult: (method: string, result: string) => this.#metrics.count(method, result) };
+    const counting = { counters: store.counters, samples: this.#samples, onResult: (method: string, result: string, times: number) => this.#metrics.count(method, result, times) };
     this.comparisons = settings.compareWith
       ? new OffThreadComparisons({
         settings: {
@@ -95,7 +95,7 @@ export class Shadowing {
           batchMs: BATCH_MS,
           batchSize: BATCH_SIZE,
         },
-        record: (name, finding) => recordFinding(name, finding, counting),
+        record: (name, finding, times) => recordFinding(name, finding, counting, times),
         dropped: this.#dropped,
         warn,
       })
@@ -139,10 +139,10 @@ export class Shadowing {
     });
   }
 
-  /** A comparison dropped, by the tap or by the worker's queue: counted and in the metrics. */
-  readonly #dropped = (method: string): void => {
-    add(this.#store.counters, method, KEY.dropped);
-    this.#metrics.count(method, 'dropped');
+  /** Comparisons dropped, by the tap or by the worker's queue: counted and in the metrics. */
+  readonly #dropped = (method: string, times = 1): void => {
+    add(this.#store.counters, method, KEY.dropped, times);
+    this.#metrics.count(method, 'dropped', times);
   };
 
   /** Whether a request's Authorization bears the samples reader's secret. */

@@ -22,6 +22,7 @@ import { answered, failed } from './primary-outcome.ts';
 import { isReadOnly } from '../contract/read-only.ts';
 import { methodName } from './request-of.ts';
 import { sampled } from './sampler.ts';
+import { sentText } from './sent-text.ts';
 import { add, KEY, type Counters } from './tally.ts';
 
 export interface TapOptions {
@@ -112,7 +113,10 @@ export class ComparingRunner implements Runner {
         finish(again);
       }
     };
-    const accepted = comparisons.offer({ name, request, primary, authorization, readOnly, protocol, askPrimary });
+    // The answer's text as the REST transport sent it, where it did: handed over instead of the document.
+    // (A plain literal: properties after a spread are each defined by a call into V8's runtime.)
+    const primaryText = primary.kind === 'answer' ? sentText(primary.message) : undefined;
+    const accepted = comparisons.offer({ name, request, primary, primaryText, authorization, readOnly, protocol, askPrimary });
     if (!accepted) options.onDropped(name);
   }
 }

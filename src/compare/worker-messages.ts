@@ -32,14 +32,38 @@ export interface JobMessage {
   /** The method's name, `package.Service/Method` (request-of.ts). */
   readonly method: string;
   readonly request: Json;
-  readonly primary: Outcome;
+  /**
+   * The primary's outcome; an answer as the JSON text the caller got, where the tap has it (a string
+   * crosses as one copy, where a document is cloned field by field), read by the worker only when needed.
+   */
+  readonly primary: Outcome | { readonly kind: 'text'; readonly text: string };
   readonly authorization: string;
   readonly readOnly: boolean;
   readonly protocol: string;
 }
 
-/** One comparison's end: what it found, or that the worker's queue was full. */
-export type ResultMessage = { readonly id: number; readonly finding: Finding } | { readonly id: number; readonly dropped: true };
+/**
+ * One comparison's end, sent apart: what it found, which the counters read whole (a difference, noise, a
+ * sample), or, with `--compare-noise`, any end (the main thread lets go of the job's way to ask by its id).
+ */
+export interface ResultMessage {
+  readonly id: number;
+  /** The method's name, as the job had it. */
+  readonly method: string;
+  /** Undefined: the worker's queue had no room for it. */
+  readonly finding: Finding | undefined;
+}
+
+/**
+ * The comparisons of one method that ended with nothing to tell but their end: equal, not answered, or
+ * dropped by the worker's queue. Sent as counts, not one object each: most comparisons end so.
+ */
+export interface Tally {
+  readonly method: string;
+  readonly equal: number;
+  readonly errors: number;
+  readonly dropped: number;
+}
 
 export type ToWorker =
   /** The comparisons the main thread chose within one hand-over (off-thread.ts, HANDOVER_MS). */
@@ -52,6 +76,6 @@ export type ToWorker =
 export type FromWorker =
   /** Loaded, its candidate's client made: comparisons start at once. */
   | { readonly kind: 'ready' }
-  | { readonly kind: 'results'; readonly results: readonly ResultMessage[] }
+  | { readonly kind: 'results'; readonly results: readonly ResultMessage[]; readonly tallies: readonly Tally[] }
   /** Ask the primary again for job `id` (noise, a re-read): only the main thread holds its runner. */
   | { readonly kind: 'ask'; readonly ask: number; readonly id: number };

@@ -4,15 +4,20 @@
  * diffed, a differing answer read again after the back-off, and the sample
  * redacted, all off the gateway's event loop. It takes jobs in batches,
  * runs them through the same bounded queue and the same comparer as a replay
- * (queue.ts, comparer.ts), and sends the findings back in batches: the
- * counters, samples and metrics stay the main thread's. Asking the primary
- * again goes through the main thread, which holds its runner.
+ * (queue.ts, comparer.ts), and sends the findings back in batches (the
+ * equal, unanswered and dropped ones as counts): the counters, samples and
+ * metrics stay the main thread's. A primary's answer that came as text is
+ * parsed only when the candidate's answer is not those very bytes. Asking the
+ * primary again goes through the main thread, which holds its runner.
  *
  * Imports only what a comparison needs: no Fastify, no store, no logger.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openCandidate } from './open-candidate.ts';
-import { findDifferences, type Finding } from './comparer.ts';
+import type { DescMethod } from '@bufbuild/protobuf';
+import type { Candidate } from './candidate.ts';
+import { findDifferences, type ComparisonInput, type Finding } from './comparer.ts';
+import type { Json } from '../vocabulary/json.ts';
 import type { Outcome } from './outcome.ts';
 import { ComparisonQueue } from './queue.ts';
 import { methodByName } from './request-of.ts';
@@ -31,7 +36,10 @@ const UNANSWERED: Finding = { result: 'errors', differences: [] };
 /** The primary's answers awaited, by ask. */
 const asks = new Map<number, (outcome: Outcome) => void>();
 let nextAsk = 1;
+/** Ended comparisons not yet sent: those with something to tell, and the counts of the rest by method. */
 let waiting: ResultMessage[] = [];
+let tallies = new Map<string, { equal: number; errors: number; dropped: number }>();
+let ended = 0;
 let timer: NodeJS.Timeout | undefined;
 
 const send = (message: FromWorker): void => port.postMessage(message);
@@ -39,16 +47,74 @@ const send = (message: FromWorker): void => port.postMessage(message);
 function flush(): void {
   if (timer) clearTimeout(timer);
   timer = undefined;
-  if (waiting.length === 0) return;
-  send({ kind: 'results', results: waiting });
+  if (ended === 0) return;
+  send({ kind: 'results', results: waiting, tallies: [...tallies].map(([method, counts]) => ({ method, ...counts })) });
   waiting = [];
+  tallies = new Map();
+  ended = 0;
 }
 
-/** A result waits for others (each message wakes the main thread's loop) a batch's time at most. */
-function done(result: ResultMessage): void {
-  waiting.push(result);
-  if (waiting.length >= settings.batchSize) flush();
+/**
+ * A comparison ended (finding undefined: the queue had no room for it). An equal, unanswered or dropped one
+ * with nothing else to tell is counted by method; the rest are sent whole, by id. Either waits for others (each message
+ * wakes the main thread's loop) a batch's time at most.
+ */
+function done(method: string, id: number, finding: Finding | undefined): void {
+  // With --compare-noise the main thread holds each job's way to ask the primary until its end comes by id.
+  const kind = settings.noise ? undefined : finding === undefined ? 'dropped' : plainEnd(finding);
+  if (kind) {
+    let counts = tallies.get(method);
+    if (!counts) tallies.set(method, (counts = { equal: 0, errors: 0, dropped: 0 }));
+    counts[kind]++;
+  } else waiting.push({ id, method, finding });
+  if (++ended >= settings.batchSize) flush();
   else timer ??= setTimeout(flush, settings.batchMs);
+}
+
+/** Whether a finding is its result alone (equal, or not answered), so a count of it tells all. */
+function plainEnd(finding: Finding): 'equal' | 'errors' | undefined {
+  if (finding.differences.length > 0 || finding.noisePaths !== undefined || finding.sample !== undefined) return undefined;
+  return finding.result === 'equal' || finding.result === 'errors' ? finding.result : undefined;
+}
+
+/**
+ * A job as the comparer reads it. A primary answer that came as text is parsed only when read (a
+ * candidate answering its very bytes never reads it); its bytes are what the candidate's answer is
+ * held against. A class, so the getter is its prototype's, not defined again on each job's object.
+ */
+class JobInput implements ComparisonInput {
+  readonly method: DescMethod;
+  readonly name: string;
+  readonly request: Json;
+  readonly primaryBytes: Uint8Array | undefined;
+  readonly readOnly: boolean;
+  readonly protocol: string;
+  readonly #job: JobMessage;
+  readonly #target: Candidate;
+  #primary: Outcome | undefined;
+
+  constructor(job: JobMessage, method: DescMethod, target: Candidate) {
+    this.method = method;
+    this.name = job.method;
+    this.request = job.request;
+    this.readOnly = job.readOnly;
+    this.protocol = job.protocol;
+    this.#job = job;
+    this.#target = target;
+    const given = job.primary;
+    this.primaryBytes = given.kind === 'text' ? Buffer.from(given.text) : undefined;
+    this.#primary = given.kind === 'text' ? undefined : given;
+  }
+
+  get primary(): Outcome {
+    // Unset only when the answer came as text: the constructor keeps any other outcome as it is.
+    this.#primary ??= { kind: 'answer', message: JSON.parse((this.#job.primary as { readonly text: string }).text) as Json };
+    return this.#primary;
+  }
+
+  askPrimary = (): Promise<Outcome> => askPrimary(this.#job.id);
+
+  askCandidate = (signal: AbortSignal, primaryBytes?: Uint8Array): Promise<Outcome> => this.#target.ask(this.method, this.request, this.#job.authorization, signal, primaryBytes);
 }
 
 function askPrimary(id: number): Promise<Outcome> {
@@ -63,23 +129,14 @@ function start(job: JobMessage): void {
     let finding: Finding;
     try {
       const target = await candidate;
-      finding = await findDifferences({
-        method,
-        name: job.method,
-        request: job.request,
-        primary: job.primary,
-        askPrimary: () => askPrimary(job.id),
-        askCandidate: (s) => target.ask(method, job.request, job.authorization, s),
-        readOnly: job.readOnly,
-        protocol: job.protocol,
-      }, findOptions, signal);
+      finding = await findDifferences(new JobInput(job, method, target), findOptions, signal);
     } catch {
       // Whatever failed (the candidate's client could not be made), the job ends, counted as not answered.
       finding = UNANSWERED;
     }
-    done({ id: job.id, finding });
+    done(job.method, job.id, finding);
   });
-  if (!accepted) done({ id: job.id, dropped: true });
+  if (!accepted) done(job.method, job.id, undefined);
 }
 
 // Told once loaded: the gateway says it is ready only when its comparisons can start.

@@ -108,8 +108,9 @@ function comparisons(options: { entry?: URL } = {}) {
   const warnings: string[] = [];
   const offThread = new OffThreadComparisons({
     settings: SETTINGS,
-    record: (name, finding) => found.push([name, finding.result]),
-    dropped: (name) => dropped.push(name),
+    // The worker may count comparisons that ended alike as one finding `times` over: each is told here.
+    record: (name, finding, times) => found.push(...Array.from({ length: times }, (): [string, Finding['result']] => [name, finding.result])),
+    dropped: (name, times) => dropped.push(...Array.from({ length: times }, () => name)),
     warn: (message) => warnings.push(message),
     ...options,
   });

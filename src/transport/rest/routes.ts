@@ -32,6 +32,8 @@ export interface RouteOptions {
   versions: readonly string[];
   /** Adds `x-v2gw-v1-calls` to responses. */
   debugHeaders: boolean;
+  /** How answers become JSON text, when not Fastify's own (a comparing gateway keeps the text: compare/sent-text.ts). */
+  serializer?: ((payload: unknown) => string) | undefined;
 }
 
 declare module 'fastify' {
@@ -128,6 +130,8 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
   const candidates = routeIndex(table);
 
   app.decorateRequest('v2gw', null as unknown as RequestContext);
+  // Before the routes: each route takes the serializer set when it is added.
+  if (options.serializer) app.setReplySerializer(options.serializer);
   // Callback hooks (a throw is the request's error): no promise per hook on every request.
   app.addHook('onRequest', (request, reply, done) => {
     const authorization = request.headers.authorization ?? '';
