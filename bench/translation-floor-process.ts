@@ -72,8 +72,8 @@ function comparing(): Comparing | undefined {
     return { offer: (_body, text, authorization) => onWorker.offer(text, authorization), counts: onWorker.counts };
   }
   const slots = countSlots();
-  const compare = leastComparison({ url, path, counts: slots, expected: (body: unknown) => body });
-  return { offer: (body, _text, authorization) => compare(body, authorization), counts: () => countsOf(slots) };
+  const compare = leastComparison({ url, path, counts: slots });
+  return { offer: (body, text, authorization) => compare(text, body, authorization), counts: () => countsOf(slots) };
 }
 const comparison = comparing();
 

@@ -6,7 +6,7 @@
  */
 
 /** Node flags (the Dockerfile's NODE_OPTIONS, package.json's start). */
-export const GATEWAY_NODE_ARGS: readonly string[] = ['--expose-gc', '--max-semi-space-size=4', '--max-old-space-size=2000'];
+export const GATEWAY_NODE_ARGS: readonly string[] = ['--expose-gc', '--max-semi-space-size=8', '--max-old-space-size=2000'];
 
 /** Environment added, as `KEY=VALUE` (the Dockerfile's, and npm start's default). */
 export const GATEWAY_ENV: readonly string[] = ['MALLOC_ARENA_MAX=2'];
