@@ -414,7 +414,11 @@ async function comparePart(): Promise<CompareMeasured> {
       if (v1.group !== emulator.group) throw new Error('compare: the candidate\'s v1 does not hold the primary\'s rows');
       const candidate = await startGateway(`candidate-${kind}`, v1.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: support });
       started.push(candidate);
-      candidateUrl[kind] = candidate.url;
+      // What the primaries ask is the candidate's answer as recorded once (bench/recorded-candidate-process.ts):
+      // a candidate slower than the primaries would have comparisons dropped, and their cost left out.
+      const recorded = await startFloor(`candidate-${kind}-recorded`, candidate.url, { launch: support, nodeArgs: floorNodeArgs, kind: 'recorded', args: ['--path', scenario.restPath] });
+      started.push(recorded);
+      candidateUrl[kind] = recorded.url;
     }
     const processes: Record<string, Server> = {};
     // The least a comparing gateway adds (bench/translation-floor-process.ts --compare-with): the translating

@@ -108,8 +108,8 @@ export async function startGrpcFloor(name: string, v1Url: string, v1Path: string
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
-/** The HTTP/1.1 floors: the raw pass-through, the same forward inside a Fastify route, and the least translation. */
-export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts', translating: 'bench/translation-floor-process.ts' } as const;
+/** The HTTP/1.1 floors: the raw pass-through, the same forward inside a Fastify route, and the least translation; and the compare part's recorded candidate (`--v1-url`: the candidate it records). */
+export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts', translating: 'bench/translation-floor-process.ts', recorded: 'bench/recorded-candidate-process.ts' } as const;
 
 /**
  * An HTTP/1.1 floor on `v1Url` (the raw one unless `kind` says), built as the gateway is, so neither carries
