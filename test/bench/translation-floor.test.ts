@@ -108,12 +108,13 @@ describe('the translating floor', () => {
   });
 
   it('with --compare-with, asks the candidate the same Get once it has answered, as the caller', async () => {
-    // A candidate that only records what it is asked, and answers as the gateway does.
+    // A candidate that only records what it is asked, and answers the gateway's document in other text (indented):
+    // not the bytes the floor sent, so the floor must read it to find it equal.
     const asked: Array<{ path: string | undefined; authorization: string | undefined }> = [];
     const gatewayAnswer = await stack.client.get(`/iam/v2beta1/groups/${groups[0]}`);
     const candidate = createServer((request, response) => {
       asked.push({ path: request.url, authorization: request.headers.authorization });
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(gatewayAnswer.body));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(gatewayAnswer.body, null, 1));
     });
     await new Promise<void>((resolve) => candidate.listen(0, '127.0.0.1', resolve));
     try {
