@@ -144,7 +144,7 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
   const policy = await policyStep(config, bindings, store, ACCESS, { assumed: await assumedIdentity(config, log), v1: serving.v1 });
   // Side-by-side comparison and capture (src/compare), loaded only when asked for.
   const shadowing = config.compareWith || config.capture
-    ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry, store.comparisons, (message) => log.warn(message))
+    ? await (await import('./compare/shadowing.ts')).Shadowing.start(config, metrics.registry, store.comparisons, { warn: (message) => log.warn(message), info: (message) => log.info(message) })
     : undefined;
   // The request's chain, in the order a request meets it (docs/design.md, "The chain"): the comparison tap
   // first, so a call the policy refuses is compared too (one side denying what the other serves is a

@@ -18,8 +18,11 @@
  * until its finding arrives by id, so nothing is kept past its comparison.
  *
  * A worker that cannot start or that dies takes no call down: the
- * comparisons it had count as errors, later ones as dropped, and the log says
- * so once.
+ * comparisons it had count as errors, those offered until another has started
+ * as dropped (none wait for it), and another is started after a back-off
+ * (worker-restart.ts). Each stop and each return is logged and told to the
+ * metrics, and the comparisons a stop took are told apart (`stopTook`), so
+ * the report shows them and the verdict counts against them.
  */
 import { Worker } from 'node:worker_threads';
 import type { Json } from '../vocabulary/json.ts';
@@ -27,6 +30,7 @@ import { WORKER_NAME } from './worker-name.ts';
 import type { Finding } from './comparer.ts';
 import type { Outcome } from './outcome.ts';
 import type { FromWorker, JobMessage, ToWorker, WorkerSettings } from './worker-messages.ts';
+import { RestartBackoff, type RestartPolicy } from './worker-restart.ts';
 
 /** A comparison the tap chose: the call as the primary saw it. */
 export interface ShadowJob {
@@ -54,11 +58,32 @@ export interface OffThreadOptions {
   readonly record: (name: string, finding: Finding, times: number) => void;
   /** `times` comparisons the worker's queue had no room for. */
   readonly dropped: (name: string, times: number) => void;
-  /** Said once, when the worker cannot start or stops. */
+  /**
+   * Of the comparisons counted (`record`'s errors, the tap's dropped), `times` a stop of the worker took: under
+   * way when it stopped (`errors`), or offered while none was running (`dropped`, what `offer`'s false says).
+   */
+  readonly stopTook?: (name: string, result: 'errors' | 'dropped', times: number) => void;
+  /** Told when a worker has loaded (true) and when it stopped (false); `restarted` when another is started after a stop. */
+  readonly health?: WorkerHealth;
+  /** Each stop of the worker, and when it will start again: never a token or an answer. */
   readonly warn: (message: string) => void;
+  /** A worker started again has loaded. */
+  readonly info?: (message: string) => void;
+  /** When a stopped worker starts again (worker-restart.ts's RESTART unless a test says). */
+  readonly restart?: RestartPolicy;
   /** The worker's entry (a test's own, to see what a failing worker does). */
   readonly entry?: URL;
 }
+
+/** Where the worker's comings and goings are counted (compare/metrics.ts). */
+export interface WorkerHealth {
+  up(loaded: boolean): void;
+  /** Another worker is started; `after`: whether the one before stopped while `starting` or `running`. */
+  restarted(after: WorkerPhase): void;
+}
+
+/** Where a worker was when it stopped: not yet loaded, or loaded and taking comparisons. */
+export type WorkerPhase = 'starting' | 'running';
 
 /**
  * The worker's entry: worker.ts beside this file when run from the sources (`node src/cli.ts`,
@@ -86,7 +111,15 @@ export class OffThreadComparisons implements Comparisons {
   readonly #limit: number;
   /** Whether jobs may ask the primary again (`--compare-noise`), so their way to ask is kept. */
   readonly #asksAgain: boolean;
+  /** The worker now (starting or loaded); undefined while none runs (stopped, its next start not yet due). */
   #worker: Worker | undefined;
+  /** When the worker now loaded (performance.now()); undefined while it has not. */
+  #loadedAt: number | undefined;
+  readonly #backoff: RestartBackoff;
+  /** The next start, due after a stop's back-off. */
+  #restart: NodeJS.Timeout | undefined;
+  /** Workers started again after a stop, since this began. */
+  #restarts = 0;
   /** Jobs handed over (or about to be) whose finding has not come back. */
   #open = 0;
   /** The same jobs, by method: what a worker that stops had under way. */
@@ -99,8 +132,7 @@ export class OffThreadComparisons implements Comparisons {
   #nextId = 1;
   #idle: (() => void)[] = [];
   #closing = false;
-  #stopped = false;
-  /** Settled once the worker has loaded, or is gone. */
+  /** Settled once the first worker has loaded, or is gone. */
   readonly #ready: Promise<void>;
   #readied!: () => void;
 
@@ -110,14 +142,31 @@ export class OffThreadComparisons implements Comparisons {
     const { capacity, concurrency, noise } = options.settings;
     this.#limit = capacity + concurrency;
     this.#asksAgain = noise;
+    this.#backoff = new RestartBackoff(options.restart);
+    options.health?.up(false);
+    this.#start();
+  }
+
+  #start(): void {
+    const options = this.#options;
     try {
       const worker = new Worker(options.entry ?? ENTRY, { name: WORKER_NAME, workerData: options.settings });
-      worker.on('message', (message: FromWorker) => this.#received(message));
-      worker.on('error', (error) => this.#lost(error));
-      worker.on('exit', (code) => this.#lost(new Error(`it exited with code ${code}`)));
+      // A worker that stopped is no longer this one: whatever it still says (an exit after its error, a late
+      // batch) must not count against the jobs of the next.
+      worker.on('message', (message: FromWorker) => {
+        if (this.#worker === worker) this.#received(message);
+      });
+      worker.on('error', (error) => {
+        if (this.#worker === worker) this.#lost(error);
+      });
+      worker.on('exit', (code) => {
+        if (this.#worker === worker) this.#lost(new WorkerExit(code));
+      });
       // The gateway's servers keep the process up; the worker alone must not, once loaded (until then a
-      // gateway's start awaits it, ready(), with nothing else yet to keep the process up).
-      void this.#ready.then(() => worker.unref());
+      // gateway's start awaits the first, ready(), with nothing else yet to keep the process up). One started
+      // again never holds the process up.
+      if (this.#restarts === 0) void this.#ready.then(() => worker.unref());
+      else worker.unref();
       this.#worker = worker;
     } catch (error) {
       this.#lost(error);
@@ -125,8 +174,8 @@ export class OffThreadComparisons implements Comparisons {
   }
 
   /**
-   * Resolves once the worker has loaded (its first comparisons then start at once), or is gone, or after
-   * `waitMs`: a slow start delays the gateway's only so long, the jobs waiting for it meanwhile.
+   * Resolves once the first worker has loaded (its first comparisons then start at once), or is gone, or
+   * after `waitMs`: a slow start delays the gateway's only so long, the jobs waiting for it meanwhile.
    */
   ready(waitMs = 10_000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -135,7 +184,12 @@ export class OffThreadComparisons implements Comparisons {
   }
 
   offer(job: ShadowJob): boolean {
-    if (!this.#worker || this.#open >= this.#limit) return false;
+    if (!this.#worker) {
+      // No worker until the next start: dropped, not kept for it (a wait of up to a minute holds no queue).
+      if (!this.#closing) this.#options.stopTook?.(job.name, 'dropped', 1);
+      return false;
+    }
+    if (this.#open >= this.#limit) return false;
     const id = this.#nextId++;
     this.#open++;
     this.#openByName.set(job.name, (this.#openByName.get(job.name) ?? 0) + 1);
@@ -153,6 +207,11 @@ export class OffThreadComparisons implements Comparisons {
     return this.#open;
   }
 
+  /** Workers started again after a stop, so far. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
   /** Resolves once every comparison handed over has ended and been counted here (tests, shutdown). */
   drained(): Promise<void> {
     if (this.#open === 0) return Promise.resolve();
@@ -164,6 +223,8 @@ export class OffThreadComparisons implements Comparisons {
   async close(): Promise<void> {
     await this.drained();
     this.#closing = true;
+    clearTimeout(this.#restart);
+    this.#restart = undefined;
     await this.#worker?.terminate();
   }
 
@@ -190,7 +251,7 @@ export class OffThreadComparisons implements Comparisons {
   }
 
   #received(message: FromWorker): void {
-    if (message.kind === 'ready') return this.#readied();
+    if (message.kind === 'ready') return this.#loaded();
     if (message.kind === 'ask') {
       const askPrimary = this.#asks.get(message.id);
       const answer = (outcome: Outcome) => this.#send({ kind: 'answer', ask: message.ask, outcome }) || this.#send({ kind: 'answer', ask: message.ask, outcome: UNCLONED });
@@ -207,6 +268,13 @@ export class OffThreadComparisons implements Comparisons {
     this.#settle();
   }
 
+  #loaded(): void {
+    this.#loadedAt = performance.now();
+    this.#options.health?.up(true);
+    if (this.#restarts > 0) this.#options.info?.(`comparison: its worker thread is running again (restart ${this.#restarts}); comparing again`);
+    this.#readied();
+  }
+
   /** A job ended: its finding counted (undefined: the worker's queue dropped it), its way to ask the primary let go. */
   #end(name: string, id: number, finding: Finding | undefined): void {
     if (this.#asksAgain) this.#asks.delete(id);
@@ -219,7 +287,7 @@ export class OffThreadComparisons implements Comparisons {
    */
   #ended(name: string, times: number, finding: Finding | undefined): void {
     const open = this.#openByName.get(name) ?? 0;
-    // Nothing of a worker that stopped counts twice: its jobs counted as errors when it was lost.
+    // Never more than were handed over: a worker's counts are trusted no further.
     const counted = Math.min(times, open);
     if (counted === 0) return;
     this.#open -= counted;
@@ -229,19 +297,41 @@ export class OffThreadComparisons implements Comparisons {
     else this.#options.dropped(name, counted);
   }
 
-  /** The worker is gone (said once: an error is followed by its exit): what it had counts as errors, and nothing more is handed over. */
+  /**
+   * The worker now is gone (an error is followed by its exit: only the first is heard): what it had counts as
+   * errors, nothing is handed over until the next one starts, and that start is due after the back-off.
+   */
   #lost(error: unknown): void {
-    if (this.#stopped) return;
-    this.#stopped = true;
+    const options = this.#options;
+    const loadedAt = this.#loadedAt;
+    const phase: WorkerPhase = loadedAt === undefined ? 'starting' : 'running';
     this.#worker = undefined;
-    if (!this.#closing) this.#options.warn(`comparison: its worker thread stopped (${describe(error)}); comparisons under way count as errors, later ones as dropped`);
-    for (const [name, open] of this.#openByName) this.#options.record(name, LOST, open);
+    this.#loadedAt = undefined;
+    clearTimeout(this.#handover);
+    this.#handover = undefined;
+    options.health?.up(false);
+    let underWay = 0;
+    for (const [name, open] of this.#openByName) {
+      underWay += open;
+      options.record(name, LOST, open);
+      options.stopTook?.(name, 'errors', open);
+    }
     this.#openByName.clear();
     this.#asks.clear();
     this.#open = 0;
     this.#outgoing = [];
     this.#settle();
     this.#readied();
+    if (this.#closing) return;
+    const waitMs = this.#backoff.next(loadedAt === undefined ? undefined : performance.now() - loadedAt);
+    options.warn(`comparison: its worker thread stopped while ${phase} (${cause(error)}); ${underWay} comparison(s) under way count as errors, `
+      + `and those offered until it runs again as dropped; starting it again in ${waitMs / 1000} s`);
+    this.#restart = setTimeout(() => {
+      this.#restart = undefined;
+      this.#restarts++;
+      options.health?.restarted(phase);
+      this.#start();
+    }, waitMs).unref();
   }
 
   #settle(): void {
@@ -249,8 +339,23 @@ export class OffThreadComparisons implements Comparisons {
   }
 }
 
-/** An error as the log may show it: a credential in its text (none should be) blotted out. */
-function describe(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}${'code' in error ? ` ${String(error.code)}` : ''}: ${error.message}` : String(error);
-  return text.replace(/\b(bearer|basic)\s+[^\s"',;]+/gi, '$1 (redacted)');
+/** A worker's exit, as its stop's cause. */
+class WorkerExit extends Error {
+  readonly exitCode: number;
+
+  constructor(exitCode: number) {
+    super(`it exited with code ${exitCode}`);
+    this.exitCode = exitCode;
+  }
+}
+
+/**
+ * Why a worker stopped, as the log may show it: its exit code, or its error's name and code, never its
+ * message (an error thrown on the worker may quote what it was reading: a caller's answer, a token).
+ */
+function cause(error: unknown): string {
+  if (error instanceof WorkerExit) return `exited with code ${error.exitCode}`;
+  if (!(error instanceof Error)) return typeof error;
+  const code = 'code' in error && typeof error.code === 'string' ? ` ${error.code}` : '';
+  return `${error.name}${code}`;
 }

@@ -4,8 +4,9 @@
  * Served live at /_gateway/compare (it reads ./compare/report, and again
  * every few seconds), and written beside report.json by a replay (the report
  * embedded). One line on top says what was compared and whether it is safe
- * to switch; failing methods come first, the verdict in the first column.
- * Every value is put in with textContent, never as markup.
+ * to switch, and how many comparisons a stop of the comparison's worker
+ * thread took, if any; failing methods come first, the verdict in the first
+ * column. Every value is put in with textContent, never as markup.
  */
 import type { Report } from './tally.ts';
 
@@ -19,7 +20,7 @@ h1{font-size:1.3em;margin:.2em 0 .4em}
 #decision{font-size:1.05em;padding:.6em .8em;border-radius:4px;margin:.5em 0;background:#f4f4f4}
 #decision.safe{background:#dfd}#decision.unsafe{background:#fdd}
 #decision b{margin-right:.6em}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .35em;text-align:right;white-space:nowrap}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .3em;text-align:right;white-space:nowrap}
 th{background:#f4f4f4;font-weight:600;white-space:normal;vertical-align:bottom}td.m,th.m{text-align:left}
 .pass{background:#dfd}.fail{background:#fdd}.undecided{background:#ffd}.not-compared{background:#eee;color:#666}
 td.name{max-width:16em;overflow:hidden;text-overflow:ellipsis}
@@ -31,7 +32,7 @@ pre{background:#f7f7f7;padding:.5em;overflow:auto;max-height:20em;white-space:pr
 <h1>Side-by-side comparison</h1>
 <p id="decision">Loading…</p>
 <p id="summary"></p>
-<table id="methods"><thead><tr><th class="m">verdict</th><th class="m">method</th><th>compared</th><th>mismatch rate</th><th>95 % upper bound</th><th>samples needed</th><th>equal</th><th>expected</th><th>transient</th><th>access</th><th>dataLoss</th><th>value</th><th>cosmetic</th><th>skipped</th><th>errors</th><th>dropped</th><th>refused</th></tr></thead><tbody></tbody></table>
+<table id="methods"><thead><tr><th class="m">verdict</th><th class="m">method</th><th>compared</th><th>mismatch rate</th><th>95 % upper bound</th><th>samples needed</th><th>equal</th><th>expected</th><th>transient</th><th>access</th><th>dataLoss</th><th>value</th><th>cosmetic</th><th>skipped</th><th>errors</th><th>dropped</th><th>refused</th><th title="comparisons lost to a stop of the comparison&#39;s worker thread">worker stop</th></tr></thead><tbody></tbody></table>
 <div id="detail"></div>
 <script>
 const embedded = ${data};
@@ -39,11 +40,13 @@ const ORDER = { fail: 0, undecided: 1, pass: 2, 'not compared': 3 };
 function cell(row, text, cls) { const td = document.createElement('td'); td.textContent = String(text); if (cls) td.className = cls; row.appendChild(td); return td; }
 function percent(x) { return (x * 100).toFixed(2) + ' %'; }
 function short(method) { return method.split('/').pop(); }
+function stopped(m) { return m.workerStop ? m.workerStop.errors + m.workerStop.dropped : 0; }
 function render(report) {
   const methods = [...report.methods].sort((a, b) => ORDER[a.verdict.decision] - ORDER[b.verdict.decision] || a.method.localeCompare(b.method));
   const counts = { pass: 0, fail: 0, undecided: 0, 'not compared': 0 };
   let compared = 0;
-  for (const m of methods) { counts[m.verdict.decision]++; compared += m.compared; }
+  let lost = 0;
+  for (const m of methods) { counts[m.verdict.decision]++; compared += m.compared; lost += stopped(m); }
   const safe = counts.pass > 0 && counts.fail === 0 && counts.undecided === 0;
   const decision = document.getElementById('decision');
   decision.className = safe ? 'safe' : 'unsafe';
@@ -55,7 +58,8 @@ function render(report) {
   const rate = report.sample !== undefined ? 'sample rate ' + percent(report.sample) : 'replay of ' + (report.calls ?? 0) + ' calls';
   decision.appendChild(document.createTextNode('Candidate ' + candidate + ' · ' + rate + ' · target mismatch rate ' + percent(report.targetRate ?? 0)
     + ' · ' + counts.pass + ' pass · ' + counts.fail + ' fail · ' + counts.undecided + ' undecided · ' + counts['not compared'] + ' not compared'
-    + (report.run ? ' · run ' + report.run : '')));
+    + (report.run ? ' · run ' + report.run : '')
+    + (lost > 0 ? ' · ' + lost + ' comparison(s) lost to comparison worker stops (under way ones count as mismatches in the bounds)' : '')));
   document.getElementById('summary').textContent = methods.length + ' method(s), ' + compared + ' comparison(s)' + (report.generatedAt ? ', as of ' + report.generatedAt : '');
   const body = document.querySelector('#methods tbody');
   body.replaceChildren();
@@ -72,6 +76,8 @@ function render(report) {
     cell(row, m.compared ? percent(v.upperBound95) : '—');
     cell(row, v.samplesNeeded === null ? '—' : v.samplesNeeded);
     for (const value of [m.equal, m.expected ?? 0, m.transient, m.different.access, m.different.dataLoss, m.different.value, m.different.cosmetic, m.skipped, m.errors, m.dropped ?? 0, m.refused ?? 0]) cell(row, value);
+    const lostCell = cell(row, stopped(m));
+    if (m.workerStop) lostCell.title = m.workerStop.errors + ' under way (in errors), ' + m.workerStop.dropped + ' offered while it was down (in dropped)';
     body.appendChild(row);
     if (m.fields.length === 0 && m.samples.length === 0) continue;
     const box = document.createElement('details');

@@ -11,7 +11,7 @@ import type { Binding } from '../contract/bindings.ts';
 import { safeUrl, type CandidateProtocol } from './candidate.ts';
 import { Capture } from './capture.ts';
 import { recordFinding } from './comparer.ts';
-import { CompareMetrics } from './metrics.ts';
+import { CompareMetrics, CompareWorkerMetrics } from './metrics.ts';
 import { OffThreadComparisons } from './off-thread.ts';
 import { memoryStore, sharedStore, type CounterStore } from './report-store.ts';
 import type { ComparisonCounterStore } from '../store/types.ts';
@@ -52,6 +52,14 @@ export interface ReportDocument extends Report {
   generatedAt: string;
 }
 
+/** Where the comparison's worker thread's stops (warn) and returns (info) are told: the gateway's log. */
+export interface ShadowingLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+const SILENT: ShadowingLog = { warn: () => {}, info: () => {} };
+
 /** Results come back from the worker at most this long after their comparison ends, or sooner when this many wait. */
 const BATCH_MS = 100;
 const BATCH_SIZE = 64;
@@ -71,7 +79,7 @@ export class Shadowing {
   readonly #teamExpected: readonly ExpectedDifference[];
   #expectations = new Expectations([]);
 
-  private constructor(settings: ShadowingSettings, store: CounterStore, registry: Registry, warn: (message: string) => void) {
+  private constructor(settings: ShadowingSettings, store: CounterStore, registry: Registry, log: ShadowingLog) {
     this.#settings = settings;
     this.#candidateUrl = settings.compareWith ? safeUrl(settings.compareWith) : undefined;
     this.#store = store;
@@ -97,18 +105,21 @@ export class Shadowing {
         },
         record: (name, finding, times) => recordFinding(name, finding, counting, times),
         dropped: this.#dropped,
-        warn,
+        stopTook: (name, result, times) => add(store.counters, name, result === 'errors' ? KEY.workerStopErrors : KEY.workerStopDropped, times),
+        health: new CompareWorkerMetrics(registry),
+        warn: (message) => log.warn(message),
+        info: (message) => log.info(message),
       })
       : undefined;
   }
 
   /**
    * `counts`: the gateway's store, where comparisons count (replicas sharing it add up).
-   * `warn`: the gateway's log, told once if the comparison's worker thread stops.
+   * `log`: the gateway's, told each time the comparison's worker thread stops and runs again.
    */
-  static async start(settings: ShadowingSettings, registry: Registry, counts: ComparisonCounterStore, warn: (message: string) => void = () => {}): Promise<Shadowing> {
+  static async start(settings: ShadowingSettings, registry: Registry, counts: ComparisonCounterStore, log: ShadowingLog = SILENT): Promise<Shadowing> {
     const store = settings.compareWith ? sharedStore(counts, settings.compareRun ?? '') : memoryStore();
-    const shadowing = new Shadowing(settings, store, registry, warn);
+    const shadowing = new Shadowing(settings, store, registry, log);
     await shadowing.comparisons?.ready();
     return shadowing;
   }

@@ -24,6 +24,10 @@ export const KEY = {
   dropped: 'dropped',
   /** Not sent: the primary refused the request as malformed, or its path would climb out of its route. */
   refused: 'refused',
+  /** Of `errors`, those under way when the comparison's worker thread stopped (off-thread.ts). */
+  workerStopErrors: 'workerStopErrors',
+  /** Of `dropped`, those offered while no worker thread ran (stopped, not yet started again). */
+  workerStopDropped: 'workerStopDropped',
   noiseTrials: 'noiseTrials',
   signature: 'sig\t',
   noise: 'noise\t',
@@ -77,6 +81,8 @@ export interface MethodReport {
   dropped: number;
   /** Not sent to the candidate: the primary refused the request as malformed, or its path climbs out of its route. */
   refused: number;
+  /** Of `errors` and `dropped`, those a stop of the comparison's worker thread took (under way, or offered while none ran). */
+  workerStop: { errors: number; dropped: number };
   different: Record<DiffClass, number>;
   fields: FieldEntry[];
   verdict: Verdict;
@@ -138,6 +144,7 @@ export function methodReport(method: string, keys: ReadonlyMap<string, number>, 
     errors: get(KEY.errors),
     dropped: get(KEY.dropped),
     refused: get(KEY.refused),
+    workerStop: { errors: get(KEY.workerStopErrors), dropped: get(KEY.workerStopDropped) },
     different,
     fields: [...fields.values()]
       .sort((a, b) => rank(a.class) - rank(b.class) || b.count - a.count || a.path.localeCompare(b.path))
@@ -145,7 +152,7 @@ export function methodReport(method: string, keys: ReadonlyMap<string, number>, 
         const example = samples.length > 0 ? examplePair(samples, entry.path, entry.class === 'expected' ? undefined : entry.class) : undefined;
         return example ? { ...entry, example } : entry;
       }),
-    verdict: verdict(differing, compared, options.targetRate),
+    verdict: verdict(differing, compared, options.targetRate, { underWay: get(KEY.workerStopErrors), offered: get(KEY.workerStopDropped) }),
     transientMeanMs: transient > 0 ? Math.round(get(KEY.transientMs) / transient) : 0,
     noiseTrials: get(KEY.noiseTrials),
     samples,

@@ -144,13 +144,14 @@ export class V1Client {
    * A list's rows as v1 sends them, a batch at a time, never its whole answer (list-stream.ts): for a
    * reader of whole collections (the import). Its deadline is the client's, for the headers and for
    * each gap between chunks, not for the whole answer; its size cap is the caller's (`list.maxBytes`).
+   * Each GET it makes is observed as the client's other calls are.
    */
   async *listRows(list: ListRead): AsyncGenerator<ListRow[]> {
     const send = (path: string, authorization: string) =>
       this.#pool.request({ origin: this.baseUrl, method: 'GET', path, headers: { authorization, accept: 'application/json' } });
     // Loaded when first used: the gateway itself never streams a list, so it never loads the streaming parser.
     const { listRows } = await import('./list-stream.ts');
-    yield* listRows(send, list, this.#limits.timeoutMs);
+    yield* listRows(send, list, this.#limits.timeoutMs, this.#observe);
   }
 
   /** Readiness: v1 answers HTTP at all (any status, even 401, means it is up). */

@@ -2,8 +2,9 @@
  * The comparison runs on a worker thread (src/compare/off-thread.ts, worker.ts): a gateway asks its
  * candidate and reads a differing answer again while its own thread, the caller's, is blocked; the
  * thread carries its name; findings come back and are counted before a drain resolves; what is handed
- * over is bounded; a worker that dies or cannot start loses its comparisons as errors, says so once,
- * without the caller's token.
+ * over is bounded; a worker that dies or cannot start loses its comparisons as errors, says so without
+ * the caller's token, and is started again after a back-off that doubles to its cap, the comparisons
+ * offered meanwhile dropped.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,8 +13,9 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import type { Finding } from '../../src/compare/comparer.ts';
-import { OffThreadComparisons, WORKER_NAME, type ShadowJob } from '../../src/compare/off-thread.ts';
+import { OffThreadComparisons, WORKER_NAME, type ShadowJob, type WorkerPhase } from '../../src/compare/off-thread.ts';
 import type { WorkerSettings } from '../../src/compare/worker-messages.ts';
+import type { RestartPolicy } from '../../src/compare/worker-restart.ts';
 import { Client, startGateway } from '../support/stack.ts';
 
 const GET_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
@@ -102,20 +104,37 @@ function job(authorization = 'Bearer test-token-0123456789'): ShadowJob {
   };
 }
 
-function comparisons(options: { entry?: URL } = {}) {
+function comparisons(options: { entry?: URL; restart?: RestartPolicy; settings?: WorkerSettings } = {}) {
   const found: Array<[string, Finding['result']]> = [];
   const dropped: string[] = [];
   const warnings: string[] = [];
+  const infos: string[] = [];
+  /** What stopTook was told: the result a stop's comparisons counted under, each time it was told. */
+  const tookByStop: Array<['errors' | 'dropped', number]> = [];
+  const ups: boolean[] = [];
+  const restarts: WorkerPhase[] = [];
   const offThread = new OffThreadComparisons({
     settings: SETTINGS,
     // The worker may count comparisons that ended alike as one finding `times` over: each is told here.
     record: (name, finding, times) => found.push(...Array.from({ length: times }, (): [string, Finding['result']] => [name, finding.result])),
     dropped: (name, times) => dropped.push(...Array.from({ length: times }, () => name)),
+    stopTook: (_name, result, times) => tookByStop.push([result, times]),
+    health: { up: (loaded) => ups.push(loaded), restarted: (after) => restarts.push(after) },
     warn: (message) => warnings.push(message),
+    info: (message) => infos.push(message),
     ...options,
   });
-  return { offThread, found, dropped, warnings };
+  return { offThread, found, dropped, warnings, infos, tookByStop, ups, restarts };
 }
+
+async function until(done: () => boolean, what: string, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !done(); await new Promise((resolve) => setTimeout(resolve, 5))) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+  }
+}
+
+/** The waits before each start again, as the warnings said them, in ms. */
+const waitsOf = (warnings: string[]) => warnings.map((w) => Math.round(Number(/again in ([\d.]+) s/.exec(w)?.[1]) * 1000));
 
 describe('the comparisons handed to the worker', () => {
   it('are counted here before a drain resolves, at most the queue and the running ones handed over', async () => {
@@ -173,5 +192,79 @@ describe('the comparisons handed to the worker', () => {
     expect(warnings).toHaveLength(1);
     expect(offThread.offer(job())).toBe(false);
     await offThread.close();
+  });
+});
+
+describe('a worker that stops', () => {
+  it('is started again after the back-off: the comparisons resume, the stop\'s under way ones count as errors and those offered meanwhile as dropped', async () => {
+    const { offThread, found, warnings, infos, tookByStop, ups, restarts } = comparisons({
+      entry: new URL('./exiting-worker.ts', import.meta.url),
+      // A candidate that answers, so a comparison made ends otherwise than one lost (errors).
+      settings: { ...SETTINGS, url: candidateUrl },
+      restart: { firstMs: 200, maxMs: 800, healthyMs: 60_000 },
+    });
+    try {
+      await offThread.ready();
+      expect(offThread.offer(job('Bearer the-callers-token-31'))).toBe(true);
+      await offThread.drained();
+      expect(found).toHaveLength(1);
+      expect(found[0]![1]).not.toBe('errors');
+      // Its second batch: the worker exits holding it.
+      expect(offThread.offer(job('Bearer the-callers-token-31'))).toBe(true);
+      await offThread.drained();
+      expect(found.slice(1)).toEqual([[GET_GROUP, 'errors']]);
+      expect(tookByStop).toEqual([['errors', 1]]);
+      // None runs until the back-off is over: an offer is dropped, at once, and told as the stop's.
+      expect(offThread.offer(job())).toBe(false);
+      expect(offThread.pending).toBe(0);
+      expect(tookByStop).toEqual([['errors', 1], ['dropped', 1]]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/worker thread stopped while running \(exited with code 3\); 1 comparison\(s\) under way count as errors/);
+      expect(waitsOf(warnings)).toEqual([200]);
+      expect(warnings.join('\n')).not.toContain('the-callers-token-31');
+      expect(restarts).toEqual([]);
+
+      await until(() => ups.at(-1) === true && restarts.length === 1, 'the worker started again');
+      expect(restarts).toEqual(['running']);
+      expect(offThread.restarts).toBe(1);
+      expect(ups).toEqual([false, true, false, true]);
+      expect(infos).toEqual(['comparison: its worker thread is running again (restart 1); comparing again']);
+      expect(offThread.offer(job())).toBe(true);
+      await offThread.drained();
+      expect(found).toHaveLength(3);
+      expect(found[2]![1]).not.toBe('errors');
+      expect(tookByStop).toHaveLength(2);
+    } finally {
+      await offThread.close();
+    }
+  });
+
+  it('that fails as it loads is tried again and again, the wait doubling to its cap, its comparisons all counted and its error\'s text never logged', async () => {
+    const { offThread, found, warnings, tookByStop, ups, restarts } = comparisons({
+      entry: new URL('./failing-worker.ts', import.meta.url),
+      restart: { firstMs: 20, maxMs: 80, healthyMs: 60_000 },
+    });
+    let offered = 0;
+    let accepted = 0;
+    try {
+      await offThread.ready();
+      await until(() => warnings.length >= 5, 'five failed starts');
+      // Offered whatever the moment: while none runs (dropped) or while one starts (then lost with it).
+      for (let i = 0; i < 3; i++, offered++) if (offThread.offer(job())) accepted++;
+    } finally {
+      await offThread.close();
+    }
+    expect(waitsOf(warnings).slice(0, 5)).toEqual([20, 40, 80, 80, 80]);
+    for (const warning of warnings) expect(warning).toMatch(/stopped while starting \(Error\)/);
+    expect(warnings.join('\n')).not.toContain('start-secret-token-77');
+    expect(restarts.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(restarts)).toEqual(new Set(['starting']));
+    expect(ups).not.toContain(true);
+    // Every offer is counted once: accepted ones as errors when their worker failed, the others as dropped.
+    expect(found).toEqual(Array.from({ length: accepted }, () => [GET_GROUP, 'errors']));
+    const told = (result: string) => tookByStop.filter(([r]) => r === result).reduce((n, [, times]) => n + times, 0);
+    expect(told('errors')).toBe(accepted);
+    expect(told('dropped')).toBe(offered - accepted);
+    expect(offThread.pending).toBe(0);
   });
 });

@@ -132,3 +132,27 @@ it('says "safe to switch" only when every compared method passes', async () => {
   expect(await page.locator('#decision').textContent()).toMatch(/^Not safe to switch yet\..*0 pass · 0 fail · 1 undecided/);
   await page.close();
 });
+
+it('shows the comparisons a worker stop took, and is not "safe to switch" when they could hide mismatches', async () => {
+  const method = (lost: { underWay: number; offered: number }) => ({
+    method: 'a.S/GetA', compared: 400, equal: 400, expected: 0, transient: 0, skipped: 0, errors: lost.underWay, dropped: lost.offered, refused: 0,
+    workerStop: { errors: lost.underWay, dropped: lost.offered }, different: { access: 0, dataLoss: 0, value: 0, cosmetic: 0 }, fields: [], samples: [], verdict: verdict(0, 400, 0.01, lost),
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 600 } });
+  const failures: string[] = [];
+  page.on('pageerror', (error) => failures.push(error.message));
+  // 400 equal pass alone; with 3 lost under way (each perhaps a mismatch) they do not.
+  await show(page, { methods: [method({ underWay: 3, offered: 2 })], candidate: 'http://b', sample: 1, targetRate: 0.01 });
+  const line = await page.locator('#decision').textContent();
+  expect(line).toMatch(/^Not safe to switch yet\..*0 pass · 0 fail · 1 undecided/);
+  expect(line).toContain('5 comparison(s) lost to comparison worker stops');
+  const last = page.locator('#methods tbody tr td').last();
+  expect(await last.textContent()).toBe('5');
+  expect(await last.getAttribute('title')).toBe('3 under way (in errors), 2 offered while it was down (in dropped)');
+  expect(await page.locator('#methods thead th').last().textContent()).toBe('worker stop');
+  // None lost: nothing said of stops.
+  await show(page, { methods: [method({ underWay: 0, offered: 0 })], candidate: 'http://b', sample: 1, targetRate: 0.01 });
+  expect(await page.locator('#decision').textContent()).toMatch(/^Safe to switch\.(?!.*worker)/);
+  expect(failures).toEqual([]);
+  await page.close();
+});

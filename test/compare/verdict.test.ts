@@ -98,3 +98,38 @@ describe('not compared', () => {
     expect(methodReport('svc/CreateGroup', c.get('svc/CreateGroup')!, { targetRate: 0.01 }).verdict).toMatchObject({ decision: 'not compared', samplesNeeded: null });
   });
 });
+
+describe('comparisons a worker stop took', () => {
+  it('count against a pass as mismatches when they were under way, so a pass reads clean only if it holds whatever they were', () => {
+    expect(verdict(0, 1000, 0.01).decision).toBe('pass');
+    // One lost among a thousand: even as a mismatch the bound holds.
+    expect(verdict(0, 1000, 0.01, { underWay: 1, offered: 0 })).toMatchObject({ decision: 'pass', upperBound95: Math.round(wilson(1, 1001).upper * 1e4) / 1e4 });
+    // Ten lost: the bound, counting them, is over the target; more comparisons would settle it.
+    const v = verdict(0, 1000, 0.01, { underWay: 10, offered: 0 });
+    expect(v).toMatchObject({ decision: 'undecided', mismatchRate: 0, lowerBound95: 0 });
+    expect(v.upperBound95).toBeGreaterThan(0.01);
+    expect(wilson(10, 1010 + v.samplesNeeded!).upper).toBeLessThanOrEqual(0.01);
+    expect(wilson(10, 1010 + v.samplesNeeded! - 1).upper).toBeGreaterThan(0.01);
+  });
+  it('leave a fail a fail, and a pass over offered ones a pass (none was under way: they are a loss in time, not in kind)', () => {
+    expect(verdict(5, 8, 0.01, { underWay: 3, offered: 0 }).decision).toBe('fail');
+    expect(verdict(0, 1000, 0.01, { underWay: 0, offered: 5000 }).decision).toBe('pass');
+  });
+  it('make a method whose chosen calls were all lost undecided, not "not compared"', () => {
+    expect(verdict(0, 0, 0.01, { underWay: 0, offered: 3 })).toMatchObject({ decision: 'undecided', samplesNeeded: verdict(0, 1, 0.01).samplesNeeded! + 1 });
+    expect(verdict(0, 0, 0.01, { underWay: 2, offered: 0 }).decision).toBe('undecided');
+  });
+  it('show in the report as the stop\'s, and reach the verdict from the counters', () => {
+    const c: Counters = new Map();
+    const M = 'svc/Get';
+    add(c, M, KEY.compared, 1000);
+    add(c, M, KEY.errors, 12);
+    add(c, M, KEY.workerStopErrors, 10);
+    add(c, M, KEY.dropped, 7);
+    add(c, M, KEY.workerStopDropped, 4);
+    const r = methodReport(M, c.get(M)!, { targetRate: 0.01 });
+    expect(r).toMatchObject({ compared: 1000, errors: 12, dropped: 7, workerStop: { errors: 10, dropped: 4 }, verdict: { decision: 'undecided' } });
+    c.get(M)!.delete(KEY.workerStopErrors);
+    expect(methodReport(M, c.get(M)!, { targetRate: 0.01 }).verdict.decision).toBe('pass');
+  });
+});
