@@ -56,6 +56,10 @@ class Gate {
     return { reached: isReached, release };
   }
 
+  disarm(): void {
+    this.#armed = undefined;
+  }
+
   async pass(): Promise<void> {
     const armed = this.#armed;
     if (!armed) return;
@@ -63,6 +67,24 @@ class Gate {
     armed.reached();
     await armed.released;
   }
+}
+
+/**
+ * `request`, started with `gate` armed; `meanwhile` runs while the gate holds it, and the gate lets it go
+ * after, whatever happens (a request refused before the gate is a failure of the test, not a hang).
+ */
+async function interleaved<T>(gate: Gate, request: () => Promise<T>, meanwhile: () => Promise<unknown>): Promise<T> {
+  const held = gate.arm();
+  const answer = request();
+  answer.catch(() => {});
+  try {
+    await Promise.race([held.reached, answer.then(() => { throw new Error('the request was answered before the gate held it'); })]);
+    await meanwhile();
+  } finally {
+    gate.disarm();
+    held.release();
+  }
+  return answer;
 }
 
 /** The store with two gates: before a transaction begins, and before a row is written inside one. */
@@ -171,7 +193,12 @@ describe.each(['native', 'native-pg'] as const)('no escalation under concurrent 
       stores = [await openStore(directory), await openStore(directory)];
     }
     // Replica 1 keeps a caller's grants for a minute: a revocation through replica 2 does not reach its cache.
-    replicas = [await replica(gated(stores[0]!, gates), ['--auth-grants-cache-ms', '60000']), await replica(stores[1]!, ['--auth-grants-cache-ms', '0'])];
+    // Neither replica's deliverer polls during the suite: on one SQLite file each would open write transactions of its own.
+    const quiet = ['--events-poll-ms', '3600000'];
+    replicas = [
+      await replica(gated(stores[0]!, gates), [...quiet, '--auth-grants-cache-ms', '60000']),
+      await replica(stores[1]!, [...quiet, '--auth-grants-cache-ms', '0']),
+    ];
     org = await made(ALICE, '/iam/v2beta1/groups', { name: 'race-org' });
     team = await made(ALICE, `/iam/v2beta1/groups/${org}`, { name: 'team' });
     owner = (await call(2, ALICE, 'GET', '/iam/v2beta1/roles', { query: { name: 'owner' } })).body.roles[0].uid;
@@ -192,15 +219,16 @@ describe.each(['native', 'native-pg'] as const)('no escalation under concurrent 
 
   it("judges bob moving dave's binding onto himself on the role alice gives it meanwhile: owner, refused over gRPC", async () => {
     const binding = await made(ALICE, `/iam/v2beta1/roleBindings/${team}`, { identityUid: dave, roleUid: lister });
-    const held = gates.transaction.arm();
-    // Only the identity changes: bob holds lister, the role the binding has when he asks.
-    const moved = rpc(1, bob, 'RoleBindingsService', 'UpdateRoleBinding', { roleBinding: { uid: binding, identityUid: bob }, updateMask: { paths: ['identity_uid'] } });
-    await held.reached;
-    const raised = await call(2, ALICE, 'PATCH', `/iam/v2beta1/roleBindings/${binding}`, { body: { roleUid: owner }, query: { update_mask: 'role_uid' } });
-    expect(raised.status, JSON.stringify(raised.body)).toBe(200);
-    held.release();
-    const refused = await rejected(moved);
-    expect(refused.code).toBe(7);
+    const refused = await rejected(interleaved(
+      gates.transaction,
+      // Only the identity changes: bob holds lister, the role the binding has when he asks.
+      () => rpc(1, bob, 'RoleBindingsService', 'UpdateRoleBinding', { roleBinding: { uid: binding, identityUid: bob }, updateMask: { paths: ['identity_uid'] } }),
+      async () => {
+        const raised = await call(2, ALICE, 'PATCH', `/iam/v2beta1/roleBindings/${binding}`, { body: { roleUid: owner }, query: { update_mask: 'role_uid' } });
+        expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+      },
+    ));
+    expect(refused.code, refused.message).toBe(7);
     expect(refused.message).toMatch(new RegExp(`granting role ${owner} at "${team}" needs \\d+ capabilities the caller does not hold there`));
     const now = (await call(2, ALICE, 'GET', `/iam/v2beta1/roleBindings/${binding}`)).body;
     expect([now.identity.uid, now.role.uid]).toEqual([dave, owner]);
@@ -209,37 +237,31 @@ describe.each(['native', 'native-pg'] as const)('no escalation under concurrent 
   it('judges a grant of a custom role on the capabilities alice adds to it meanwhile: a binding (REST) and an invite (gRPC), refused', async () => {
     const before = await bindingsAtTeam();
     const role = await listerLike('raised-for-binding');
-    let held = gates.transaction.arm();
-    const bound = call(1, bob, 'POST', `/iam/v2beta1/roleBindings/${team}`, { body: { identityUid: dave, roleUid: role } });
-    await held.reached;
-    await raise(role);
-    held.release();
-    expectEscalation(await bound, /needs 1 capability the caller does not hold there: CAP_IAM_GROUPS_DELETE$/);
+    const bound = await interleaved(gates.transaction, () => call(1, bob, 'POST', `/iam/v2beta1/roleBindings/${team}`, { body: { identityUid: dave, roleUid: role } }), () => raise(role));
+    expectEscalation(bound, /needs 1 capability the caller does not hold there: CAP_IAM_GROUPS_DELETE$/);
     expect(await bindingsAtTeam()).toEqual(before);
 
     const invited = await listerLike('raised-for-invite');
-    held = gates.transaction.arm();
-    const invite = rpc(1, bob, 'GroupInvitesService', 'CreateGroupInvite', { parent: team, groupInvite: { roleUid: invited, ttl: { seconds: '3600' } } });
-    await held.reached;
-    await raise(invited);
-    held.release();
-    const refused = await rejected(invite);
+    const refused = await rejected(interleaved(
+      gates.transaction,
+      () => rpc(1, bob, 'GroupInvitesService', 'CreateGroupInvite', { parent: team, groupInvite: { roleUid: invited, ttl: { seconds: '3600' } } }),
+      () => raise(invited),
+    ));
     expect([refused.code, refused.message]).toEqual([7, expect.stringMatching(/needs 1 capability the caller does not hold there: CAP_IAM_GROUPS_DELETE$/)]);
     expect((await call(2, ALICE, 'GET', '/iam/v2beta1/groupInvites', { query: { 'uidp.children_of': team } })).body.groupInvites ?? []).toEqual([]);
   });
 
   it.runIf(mode === 'native-pg')('makes a revocation of bob\'s binding wait while his grant, judged on it, is being written', async () => {
-    const held = gates.write.arm();
-    const bound = call(1, bob, 'POST', `/iam/v2beta1/roleBindings/${team}`, { body: { identityUid: dave, roleUid: lister } });
-    // bob's grant is judged, and held just before its row is written.
-    await held.reached;
-    const revoked = call(2, ALICE, 'DELETE', `/iam/v2beta1/roleBindings/${bobsBinding}`);
-    await Promise.race([
-      waitingOnLock(schema!),
-      revoked.then(() => { throw new Error('the revocation committed while a grant judged on what it revoked was still being written'); }),
-    ]);
-    held.release();
-    expect((await bound).status).toBe(200);
+    let revoked!: Promise<Reply>;
+    // bob's grant is judged, and held just before its row is written, while alice revokes what it was judged on.
+    const bound = await interleaved(gates.write, () => call(1, bob, 'POST', `/iam/v2beta1/roleBindings/${team}`, { body: { identityUid: dave, roleUid: lister } }), async () => {
+      revoked = call(2, ALICE, 'DELETE', `/iam/v2beta1/roleBindings/${bobsBinding}`);
+      await Promise.race([
+        waitingOnLock(schema!),
+        revoked.then(() => { throw new Error('the revocation committed while a grant judged on what it revoked was still being written'); }),
+      ]);
+    });
+    expect(bound.status, JSON.stringify(bound.body)).toBe(200);
     expect((await revoked).status).toBe(200);
     expect(await bindingsAtTeam()).toContain(`${dave} ${lister}`);
     expect(await bindingsAtTeam()).not.toContain(`${bob} ${granter}`);
