@@ -32,6 +32,7 @@ import { openStore } from '../../src/store/open.ts';
 import type { ResourceStore, Store } from '../../src/store/types.ts';
 import { AUDIENCE } from '../support/authenticated-native.ts';
 import { GrpcClient, rejected } from '../support/grpc.ts';
+import { waitsOnLock } from '../support/lock-wait.ts';
 import { PG_URL, withPg } from '../support/modes.ts';
 import { aip, captureLogs, Client, type Reply } from '../support/stack.ts';
 
@@ -256,10 +257,7 @@ describe.each(['native', 'native-pg'] as const)('no escalation under concurrent 
     // bob's grant is judged, and held just before its row is written, while alice revokes what it was judged on.
     const bound = await interleaved(gates.write, () => call(1, bob, 'POST', `/iam/v2beta1/roleBindings/${team}`, { body: { identityUid: dave, roleUid: lister } }), async () => {
       revoked = call(2, ALICE, 'DELETE', `/iam/v2beta1/roleBindings/${bobsBinding}`);
-      await Promise.race([
-        waitingOnLock(schema!),
-        revoked.then(() => { throw new Error('the revocation committed while a grant judged on what it revoked was still being written'); }),
-      ]);
+      if (!(await waitsOnLock(PG_URL, schema!, revoked))) throw new Error('the revocation committed while a grant judged on what it revoked was still being written');
     });
     expect(bound.status, JSON.stringify(bound.body)).toBe(200);
     expect((await revoked).status).toBe(200);
@@ -286,16 +284,3 @@ describe.each(['native', 'native-pg'] as const)('no escalation under concurrent 
     bobsBinding = await made(ALICE, `/iam/v2beta1/roleBindings/${team}`, { identityUid: bob, roleUid: granter });
   });
 });
-
-/** Resolves once a session on the schema's tables waits for a lock another holds. */
-async function waitingOnLock(schema: string): Promise<void> {
-  for (;;) {
-    const { rows } = await withPg((client) => client.query<{ n: string }>(`
-      select count(*) as n from pg_stat_activity a
-      where a.wait_event_type = 'Lock' and exists (
-        select 1 from pg_locks l join pg_class c on c.oid = l.relation join pg_namespace n on n.oid = c.relnamespace
-        where l.pid = a.pid and n.nspname = $1)`, [schema]));
-    if (Number(rows[0]!.n) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
