@@ -11,6 +11,7 @@
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../aip/errors.ts';
 import { windowRows } from '../aip/list-window.ts';
 import type { BackendPort, Created, Page, Patch, RenderRows, RequestContext, RowConversion } from '../port/backend.ts';
+import type { WriteJudge } from '../port/write-judge.ts';
 import type { CustomMethod, NativeAccess, RequestPages, StoreView } from '../vocabulary/custom-method.ts';
 import { storeView } from './store-view.ts';
 import type { ListQuery } from '../port/list-query.ts';
@@ -182,11 +183,13 @@ export class NativeBackend implements BackendPort {
     return new Map(found);
   }
 
-  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Created<StoredResource>> {
+  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext, judge?: WriteJudge): Promise<Created<StoredResource>> {
     await this.#requireForeignParent(mapping, parent, ctx);
     return this.#store.transaction(async (tx) => {
       const prepared = await this.#prepareCreate(tx.resources, mapping, parent, value);
       const namesake = await this.#namesake(tx.resources, mapping, prepared.row);
+      // Judged inside this transaction on what is stored, before it is: a binding made here must not count for its own judgement.
+      await judge?.({ mapping, group: parent, documents: [prepared.row.body] });
       if (!namesake) {
         await this.#insert(tx.resources, mapping, prepared.row);
         return prepared;
@@ -201,7 +204,7 @@ export class NativeBackend implements BackendPort {
     });
   }
 
-  update(mapping: ResourceMapping, uid: string, patch: Patch, _ctx: RequestContext): Promise<StoredResource> {
+  update(mapping: ResourceMapping, uid: string, patch: Patch, _ctx: RequestContext, judge?: WriteJudge): Promise<StoredResource> {
     return this.#store.transaction(async (tx) => {
       // Locked until commit: a replica patching the same resource waits rather than overwriting this change.
       const stored = await tx.resources.getForUpdate(mapping.name, uid);
@@ -217,6 +220,8 @@ export class NativeBackend implements BackendPort {
       const document = this.#document(mapping, uid, normalize(mapping.fields, merged, { keepOutputOnly: true }), current.createTime, now);
       const namesake = await this.#namesake(tx.resources, mapping, { ...current, body: document });
       if (namesake && namesake.uid !== uid) throw this.#taken(mapping, { ...current, body: document });
+      // Judged on the row as locked above and merged here, before it is stored: what was judged is what is written.
+      await judge?.({ mapping, group: parentOf(uid), documents: [document], paths: patch.paths });
       if (!stored) {
         // A singleton's first write.
         const row = { ...current, body: document, updateTime: now };
@@ -246,20 +251,22 @@ export class NativeBackend implements BackendPort {
     });
   }
 
-  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext): Promise<StoredResource[]> {
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext, judge?: WriteJudge): Promise<StoredResource[]> {
     await this.#requireForeignParent(mapping, parent, ctx);
     // All or nothing: every row is inserted in one transaction, which any failure rolls back.
     return this.#store.transaction(async (tx) => {
-      const created: StoredResource[] = [];
-      for (const [i, value] of values.entries()) {
+      const prefixed = async <T>(i: number, work: () => Promise<T>): Promise<T> => {
         try {
-          const { row } = await this.#prepareCreate(tx.resources, mapping, parent, value);
-          await this.#insert(tx.resources, mapping, row);
-          created.push(row);
+          return await work();
         } catch (error) {
           throw withFieldPrefix(error, `requests[${i}].${singular}.`);
         }
-      }
+      };
+      const created: StoredResource[] = [];
+      for (const [i, value] of values.entries()) created.push((await prefixed(i, () => this.#prepareCreate(tx.resources, mapping, parent, value))).row);
+      // Every row judged before any is stored: a binding of the batch must not count for the judgement of another.
+      await judge?.({ mapping, group: parent, documents: created.map((row) => row.body) });
+      for (const [i, row] of created.entries()) await prefixed(i, () => this.#insert(tx.resources, mapping, row));
       return created;
     });
   }

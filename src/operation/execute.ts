@@ -134,7 +134,7 @@ export class OperationRunner {
           if (getPath(value, field) !== organisation) throw invalidField(field, `must be the organisation's UIDP, ${organisation}`);
         }
         if (mapping.grants) requireGrantWithin(mapping.grants, value, op.parent);
-        return backend.create(mapping, op.parent, value, ctx)
+        return backend.create(mapping, op.parent, value, ctx, op.judge)
           .then(async ({ row, once }) => ({ ...(await stage.one(mapping, row, ctx)), ...once }));
       }
       case 'update': {
@@ -145,7 +145,7 @@ export class OperationRunner {
         // Keyed by v1's collection: a repo and its readme are one v1 row, so their read-modify-writes take turns.
         // The answer is rendered before the lock goes, as the row was written.
         return this.#writes.run(`${mapping.service}/${mapping.v1.collection}\0${op.uid}`,
-          () => backend.update(mapping, op.uid, patch, ctx).then((row) => stage.one(mapping, row, ctx)));
+          () => backend.update(mapping, op.uid, patch, ctx, op.judge).then((row) => stage.one(mapping, row, ctx)));
       }
       case 'delete':
         requireUidp('uid', op.uid);
@@ -159,7 +159,7 @@ export class OperationRunner {
           if (mapping.grants) requireGrantWithin(mapping.grants, value, batch.parent, undefined, `requests[${i}].${batch.singular}.`);
           return value;
         });
-        return backend.batchCreate(mapping, batch.parent, values, batch.singular, ctx)
+        return backend.batchCreate(mapping, batch.parent, values, batch.singular, ctx, op.judge)
           .then(async (rows) => ({ [mapping.name]: await stage.render(mapping, rows, ctx) }));
       }
       case 'lookup': {

@@ -4,17 +4,24 @@
  * descendant. Read through `AccessReader`, a small read-only view of the
  * store, and kept briefly per caller (a request costs a map lookup, not a
  * store query); `forget()` drops them all when this process writes something
- * that may change them.
+ * that may change them. A write that grants is judged on grants read afresh
+ * inside its own transaction instead (`current`, no-escalation.ts).
  */
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../request/context.ts';
 
+/**
+ * How a read made inside a write's transaction holds what it read: 'share', the rows stay as read
+ * until the write commits (a replica revoking one meanwhile waits for it). Unset: a plain read.
+ */
+export type ReadLock = 'share' | undefined;
+
 /** What authorization reads of the store, and nothing else. */
 export interface AccessReader {
   /** The identity's role bindings: the group each is at and the role it grants. */
-  bindingsOf(identity: string): Promise<readonly { group: string; role: string }[]>;
+  bindingsOf(identity: string, lock?: ReadLock): Promise<readonly { group: string; role: string }[]>;
   /** The capability enum names a role (built-in or custom) carries; [] when there is no such role. */
-  capabilitiesOf(role: string): Promise<readonly string[]>;
+  capabilitiesOf(role: string, lock?: ReadLock): Promise<readonly string[]>;
 }
 
 /** Capabilities held at each group a binding names. */
@@ -51,17 +58,25 @@ export class Grants implements GrantsSource {
     return grants;
   }
 
+  /**
+   * The grants as stored now, never from the cache (which a revocation through another replica does
+   * not reach): what a write that grants is judged on, read inside its transaction with `lock`.
+   */
+  current({ subject: identity }: Pick<Caller, 'subject'>, lock: ReadLock): Promise<GrantMap> {
+    return this.#read(identity, lock);
+  }
+
   /** Everything cached is dropped: a role binding, role or group changed through this process. */
   forget(): void {
     this.#cache.clear();
   }
 
-  async #read(identity: string): Promise<GrantMap> {
-    const bindings = await this.#reader.bindingsOf(identity);
+  async #read(identity: string, lock?: ReadLock): Promise<GrantMap> {
+    const bindings = await this.#reader.bindingsOf(identity, lock);
     const roles = new Map<string, Promise<readonly string[]>>();
     const grants = new Map<string, Set<string>>();
     for (const { group, role } of bindings) {
-      if (!roles.has(role)) roles.set(role, this.#reader.capabilitiesOf(role));
+      if (!roles.has(role)) roles.set(role, this.#reader.capabilitiesOf(role, lock));
       const held = grants.get(group) ?? new Set<string>();
       for (const capability of await roles.get(role)!) held.add(capability);
       grants.set(group, held);

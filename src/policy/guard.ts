@@ -12,7 +12,8 @@
  *    sent to v1 with the workload identity's API token, when one is configured;
  * 3. authorization (native mode with issuers, and what translate mode keeps
  *    in its store) — authorizer.ts, over the mode's grants; then, in native
- *    mode, no-escalation.ts for a write that grants a role;
+ *    mode, a write that grants a role carries no-escalation.ts's judgement,
+ *    which the backend runs inside the write's transaction;
  * 4. then the runner; after a write, cached grants are dropped, and the
  *    creator of an organisation is bound to it as its owner. A read (a List,
  *    Get or lookup, or a custom method the comparison too counts read-only,
@@ -105,8 +106,8 @@ export class Guard implements Runner {
     if (!rule) throw new ApiError(Code.PERMISSION_DENIED, 'the method has no authorization rule');
     const visible = await authorizer.check(rule, op, caller);
     if (visible) identify(ctx, caller, ctx.authorization, visible);
-    await this.#options.escalation?.check(op, caller);
-    const answer = await this.#inner.execute(op, ctx);
+    // A write that grants is judged inside its own transaction, on what it stores (no-escalation.ts).
+    const answer = await this.#inner.execute(this.#options.escalation?.judging(op, caller) ?? op, ctx);
     if (readsOnly(op)) return answer;
     // An organisation's creator owns it; any write may change someone's grants.
     if (op.kind === 'create' && op.parent === '' && op.mapping.create?.parent === 'optional' && typeof answer.uid === 'string') {

@@ -8,44 +8,62 @@
  * grants anew when it changes any part of the grant (moving a binding to
  * another identity too), and is judged on the grant as it leaves it.
  *
- * Runs after the method's own authorization and before the runner. A role
- * outside the grant's organisation is not read here: the runner refuses it
+ * Judged inside the write's own store transaction (port/write-judge.ts), on
+ * the documents as the backend is about to store them (an update's: merged
+ * onto the row it has locked), and on the caller's grants and the granted
+ * role read afresh there, never from the grants cache, held as read until the
+ * write commits (grants.ts's ReadLock). So the judgement and the write see
+ * one state: an owner changing the same binding, a revocation of the
+ * caller's own binding or a role's capabilities changed meanwhile, through
+ * this process or another replica, lands wholly before the judgement (and is
+ * judged) or wholly after the write.
+ *
+ * The method's own authorization runs first (authorizer.ts), and the runner's
+ * reading and validation of the request, so a value the rules refuse is
+ * INVALID_ARGUMENT, not a refusal for what the caller lacks. A role outside
+ * the grant's organisation is not read here: the runner refuses it
  * (vocabulary/role-grants.ts) without describing it, where this check would
  * name its capabilities.
  */
 import { ApiError } from '../aip/errors.ts';
-import { parseBatch } from '../operation/batch-request.ts';
-import { patchOf } from '../render/patch.ts';
-import { readBody, readUpdate } from '../render/request-body.ts';
-import { validate } from '../render/validate.ts';
 import { Code } from '../rpc-status.ts';
-import { parentOf } from '../uidp.ts';
-import type { Json } from '../vocabulary/json.ts';
 import { atWithin, changesGrant, grantOf, roleWithin, type Grant } from '../vocabulary/role-grants.ts';
 import type { Caller } from '../request/context.ts';
 import type { Operation } from '../port/operation.ts';
-import { missingAt, type AccessReader, type Grants } from './grants.ts';
+import type { JudgedWrite } from '../port/write-judge.ts';
+import { missingAt, type AccessReader, type GrantMap, type ReadLock } from './grants.ts';
 
-/** What the check reads of the store: a role's capabilities, and a resource as stored (an update's grant before it). */
-export interface GrantReader extends Pick<AccessReader, 'capabilitiesOf'> {
-  /** The stored document of a resource; undefined when there is none. */
-  stored(kind: string, uid: string): Promise<Json | undefined>;
+/** Where the check reads the caller's grants as they are now (grants.ts's `Grants.current`). */
+export interface CurrentGrants {
+  current(caller: Pick<Caller, 'subject'>, lock: ReadLock): Promise<GrantMap>;
 }
 
-export class EscalationCheck {
-  readonly #grants: Grants;
-  readonly #reader: GrantReader;
+/** The operations that may grant: the writes that store a mapping's document whole or merged. */
+const GRANTING_KINDS: ReadonlySet<Operation['kind']> = new Set(['create', 'batchCreate', 'update']);
 
-  constructor(grants: Grants, reader: GrantReader) {
+/** Reads inside the write hold what they read until it commits. */
+const LOCK: ReadLock = 'share';
+
+export class EscalationCheck {
+  readonly #grants: CurrentGrants;
+  readonly #reader: Pick<AccessReader, 'capabilitiesOf'>;
+
+  constructor(grants: CurrentGrants, reader: Pick<AccessReader, 'capabilitiesOf'>) {
     this.#grants = grants;
     this.#reader = reader;
   }
 
-  /** Resolves when the operation grants nothing the caller lacks; rejects with PERMISSION_DENIED otherwise. */
-  async check(op: Operation, caller: Caller): Promise<void> {
-    const granted = await this.#granted(op);
+  /** The operation with its write judged inside the write's transaction, when it may grant; as it was otherwise. */
+  judging(op: Operation, caller: Caller): Operation {
+    if (!op.mapping.grants || !GRANTING_KINDS.has(op.kind)) return op;
+    return { ...op, judge: (write) => this.judge(write, caller) };
+  }
+
+  /** Resolves when the write grants nothing the caller lacks; rejects with PERMISSION_DENIED otherwise. */
+  async judge(write: JudgedWrite, caller: Pick<Caller, 'subject'>): Promise<void> {
+    const granted = grantsOf(write);
     if (granted.length === 0) return;
-    const held = await this.#grants.of(caller);
+    const held = await this.#grants.current(caller, LOCK);
     // A batch grants one role many times: it is read once.
     const roles = new Map<string, Promise<readonly string[]>>();
     for (const grant of granted) {
@@ -59,49 +77,19 @@ export class EscalationCheck {
   async #capabilities(grant: Grant, roles: Map<string, Promise<readonly string[]>>): Promise<readonly string[]> {
     const own = grant.capabilities ?? [];
     if (!grant.role || !roleWithin(grant.role, grant.at)) return own;
-    if (!roles.has(grant.role)) roles.set(grant.role, this.#reader.capabilitiesOf(grant.role));
+    if (!roles.has(grant.role)) roles.set(grant.role, this.#reader.capabilitiesOf(grant.role, LOCK));
     return [...new Set([...(await roles.get(grant.role)!), ...own])];
   }
+}
 
-  /**
-   * The grants the operation makes, each within its resource's organisation (one reaching outside is the
-   * runner's to refuse). Read and validated as the runner reads and validates them, so no spelling of a
-   * field escapes, and a value the rules refuse (an internal-only capability) is INVALID_ARGUMENT, not a
-   * refusal for what the caller lacks.
-   */
-  async #granted(op: Operation): Promise<Grant[]> {
-    const { mapping } = op;
-    const spec = mapping.grants;
-    if (!spec) return [];
-    const within = (group: string) => (grant: Grant) => atWithin(grant, group);
-    switch (op.kind) {
-      case 'create': {
-        const { value } = readBody(mapping.fields, op.body);
-        validate(mapping, value);
-        return [grantOf(spec, value, op.parent)].filter(within(op.parent));
-      }
-      case 'batchCreate': {
-        const batch = parseBatch(mapping, '', op.body);
-        return batch.items.map((item, i) => {
-          const { value } = readBody(mapping.fields, item);
-          validate(mapping, value, undefined, `requests[${i}].${batch.singular}.`);
-          return grantOf(spec, value, batch.parent);
-        }).filter(within(batch.parent));
-      }
-      case 'update': {
-        const { value, paths } = readUpdate(mapping.fields, op.body, op.mask);
-        if (!changesGrant(spec, paths)) return [];
-        // Nothing stored: the runner answers NOT_FOUND.
-        const stored = await this.#reader.stored(mapping.name, op.uid);
-        if (!stored) return [];
-        // The resource as the update leaves it, merged and validated as the backend will merge and validate it.
-        const group = parentOf(op.uid);
-        return [grantOf(spec, patchOf(mapping, value, paths).apply(stored).document, group)].filter(within(group));
-      }
-      default:
-        return [];
-    }
-  }
+/**
+ * The grants a write makes, each within its resource's organisation (one reaching outside is the runner's
+ * to refuse); none for an update whose mask leaves the grant as it was.
+ */
+function grantsOf({ mapping, group, documents, paths }: JudgedWrite): Grant[] {
+  const spec = mapping.grants;
+  if (!spec || (paths && !changesGrant(spec, paths))) return [];
+  return documents.map((document) => grantOf(spec, document, group)).filter((grant) => atWithin(grant, group));
 }
 
 /** Room in the message for the names of missing capabilities (an answer's message is bounded: aip/errors.ts). */

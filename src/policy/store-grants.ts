@@ -1,6 +1,6 @@
 /**
  * Authorization's read-only view of the native store (grants.ts's
- * AccessReader, no-escalation.ts's GrantReader), and the one write it makes: binding a root organisation's
+ * AccessReader), and the one write it makes: binding a root organisation's
  * creator as the access model says (mappings/access.ts). Which resources hold
  * bindings and roles is the model's to say, not this file's.
  */
@@ -8,14 +8,13 @@ import type { Store } from '../store/types.ts';
 import { newChildUid } from '../uidp.ts';
 import type { AccessModel } from '../vocabulary/access.ts';
 import { normalize } from '../vocabulary/document.ts';
-import { getPath, type Json } from '../vocabulary/json.ts';
-import type { AccessReader } from './grants.ts';
-import type { GrantReader } from './no-escalation.ts';
+import { getPath } from '../vocabulary/json.ts';
+import type { AccessReader, ReadLock } from './grants.ts';
 
 /** More bindings than one identity plausibly has; past it the rest are not read (and grant nothing). */
 const MAX_BINDINGS = 10_000;
 
-export class StoreGrants implements AccessReader, GrantReader {
+export class StoreGrants implements AccessReader {
   readonly #store: Store;
   readonly #access: AccessModel;
 
@@ -24,7 +23,7 @@ export class StoreGrants implements AccessReader, GrantReader {
     this.#access = access;
   }
 
-  async bindingsOf(identity: string): Promise<{ group: string; role: string }[]> {
+  async bindingsOf(identity: string, lock?: ReadLock): Promise<{ group: string; role: string }[]> {
     const bindings = this.#access.bindings;
     const { rows } = await this.#store.resources.list({
       kind: bindings.mapping.name,
@@ -32,19 +31,22 @@ export class StoreGrants implements AccessReader, GrantReader {
       order: [{ field: 'uid', desc: false }],
       skip: 0,
       limit: MAX_BINDINGS,
+      ...(lock ? { lock } : {}),
     });
     return rows.map((row) => ({ group: row.parent, role: String(getPath(row.body, bindings.role) ?? '') }));
   }
 
-  async capabilitiesOf(role: string): Promise<string[]> {
+  async capabilitiesOf(role: string, lock?: ReadLock): Promise<string[]> {
     const roles = this.#access.roles;
-    const row = await this.#store.resources.get(roles.mapping.name, role);
+    const row = lock ? await this.#lockedRow(roles.mapping.name, role, lock) : await this.#store.resources.get(roles.mapping.name, role);
     const capabilities = row ? getPath(row.body, roles.capabilities) : undefined;
     return Array.isArray(capabilities) ? capabilities.map(String) : [];
   }
 
-  async stored(kind: string, uid: string): Promise<Json | undefined> {
-    return (await this.#store.resources.get(kind, uid))?.body;
+  /** One row by uid, held as read until the transaction the caller is inside ends. */
+  async #lockedRow(kind: string, uid: string, lock: NonNullable<ReadLock>) {
+    const { rows } = await this.#store.resources.list({ kind, filters: [{ field: 'uid', op: 'eq', value: uid }], order: [{ field: 'uid', desc: false }], skip: 0, limit: 1, lock });
+    return rows[0];
   }
 
   /** Binds the creator of the root organisation `group` as the access model says, stored as native mode stores a binding. */

@@ -16,6 +16,7 @@ import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { Carries } from '../vocabulary/references.ts';
 import type { ResourceTimes } from '../store/types.ts';
+import type { WriteJudge } from './write-judge.ts';
 
 export type { RequestContext };
 
@@ -86,18 +87,25 @@ export interface BackendPort<Row = unknown> {
   read(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<Row>;
   /** Rows of several kinds by uid, for one rendering (kind → uids); rows gone are left out. */
   readByIds(wanted: ReadonlyMap<string, readonly string[]>, ctx: RequestContext): Promise<RowsById<Row>>;
-  /** `value` is the validated body; `parent` a UIDP, or '' for a root where the mapping allows one. */
-  create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Created<Row>>;
+  /**
+   * `value` is the validated body; `parent` a UIDP, or '' for a root where the mapping allows one.
+   * `judge`, when given, is run inside the write's transaction before anything is stored (write-judge.ts).
+   */
+  create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext, judge?: WriteJudge): Promise<Created<Row>>;
   /**
    * A read-modify-write: read the current row, hand its v2 document to
    * `patch.apply` (the merge and validation, render/patch.ts), write the
    * merged document; the row as written. Called with the resource's
-   * in-process write lock held.
+   * in-process write lock held. `judge`, when given, judges the merged document inside the write's
+   * transaction, with the row as read locked, before it is stored.
    */
-  update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext): Promise<Row>;
+  update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext, judge?: WriteJudge): Promise<Row>;
   delete(mapping: ResourceMapping, uid: string, ctx: RequestContext): Promise<void>;
-  /** Validated create bodies, all or none, the rows in request order. `singular` names a sub-request's resource in errors. */
-  batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext): Promise<Row[]>;
+  /**
+   * Validated create bodies, all or none, the rows in request order. `singular` names a sub-request's resource in errors.
+   * `judge`, when given, judges every document at once inside the write's transaction, before any is stored.
+   */
+  batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], singular: string, ctx: RequestContext, judge?: WriteJudge): Promise<Row[]>;
   /** `mapping.methods.lookup`: the parameters by v2 name → `{uid}`. */
   lookup(mapping: ResourceMapping, values: Readonly<Record<string, string>>, ctx: RequestContext): Promise<Json>;
   /** A custom method's implementation for this backend's mode, given the request message (JSON form) → the response message. */

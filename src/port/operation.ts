@@ -11,6 +11,7 @@ import type { CustomMethod } from '../vocabulary/custom-method.ts';
 import type { ResourceMapping } from '../vocabulary/resource.ts';
 import type { Json } from '../vocabulary/json.ts';
 import type { Binding } from '../contract/bindings.ts';
+import type { WriteJudge } from './write-judge.ts';
 
 /**
  * The call an operation was read from, as the transport had it: the contract's binding, and the request
@@ -34,7 +35,14 @@ export type Operation = (
   | { readonly kind: 'lookup'; readonly mapping: ResourceMapping; readonly query: RawQuery }
   /** `mapping.methods.custom`: the whole request message in JSON form, as the contract reads it. */
   | { readonly kind: 'custom'; readonly mapping: ResourceMapping; readonly method: DescMethod; readonly custom: CustomMethod; readonly request: Json }
-) & { readonly call?: TransportCall };
+) & {
+  readonly call?: TransportCall;
+  /**
+   * A create, batch create or update the policy step judges inside the write's own transaction (write-judge.ts):
+   * the runner hands it to the backend, which runs it before it stores anything.
+   */
+  readonly judge?: WriteJudge;
+};
 
 export type { OperationKind };
 // Each operation's kind is one the vocabulary declares (a kind added on one side only fails to compile).

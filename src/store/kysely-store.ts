@@ -11,6 +11,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
+import { ApiError } from '../aip/errors.ts';
+import { Code } from '../rpc-status.ts';
 import type { Store } from './types.ts';
 import type { Dialect } from './dialect.ts';
 import { resourceQueries, type ResourceQueries } from './prepared.ts';
@@ -72,6 +74,8 @@ export class KyselyStore implements Store {
       } finally {
         inner.open = false;
       }
+    }).catch((error: unknown) => {
+      throw concurrencyAborted(error) ?? error;
     });
   }
 
@@ -96,4 +100,18 @@ export class KyselyStore implements Store {
   async close(): Promise<void> {
     await this.#db.destroy();
   }
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was ended for another's sake. */
+const CONCURRENCY_FAILURES = new Set(['40P01', '40001']);
+
+/**
+ * A transaction PostgreSQL ended because of a concurrent one (two writes each waiting on a row the other
+ * holds): nothing of it was written, and the same request sent again may succeed. ABORTED, as AIP-193
+ * answers a concurrency conflict, rather than an internal error.
+ */
+function concurrencyAborted(error: unknown): ApiError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !CONCURRENCY_FAILURES.has(code)) return undefined;
+  return new ApiError(Code.ABORTED, 'the write met a concurrent write to the same rows and was not made; send it again');
 }

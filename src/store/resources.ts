@@ -75,6 +75,7 @@ export class Resources implements ResourceStore {
     }
     const terms = sortTerms(d, query.order);
     if (query.after) page = page.where(afterCondition(terms, cursorTermValues(query.order, query.after)));
+    if (query.lock === 'share' && d.engine === 'postgres') page = page.forShare();
     // One row past the page tells whether more follow.
     const rows = await page.orderBy(orderByClause(terms)).limit(query.limit + 1).offset(query.skip).execute();
     const more = rows.length > query.limit;

@@ -44,6 +44,12 @@ export interface StoreListQuery {
   after?: readonly unknown[];
   skip: number;
   limit: number;
+  /**
+   * Inside `transaction`: the rows read stay as read until it ends, so a replica changing or deleting
+   * one at the same time waits for it (PostgreSQL: FOR SHARE; SQLite's write transactions already
+   * exclude each other). What a judgement made inside a write reads (policy/no-escalation.ts).
+   */
+  lock?: 'share';
 }
 
 export interface StoreListResult {
@@ -110,7 +116,10 @@ export interface Store {
   readonly events: EventOutboxStore;
   /** The live comparison's counters (`run` '' is the unnamed run). */
   readonly comparisons: ComparisonCounterStore;
-  /** Runs `work` atomically: everything it wrote commits together or not at all. */
+  /**
+   * Runs `work` atomically: everything it wrote commits together or not at all. One PostgreSQL ends for
+   * a concurrent one's sake (a deadlock, a serialization failure) rejects with ABORTED: send it again.
+   */
   transaction<T>(work: (store: Pick<Store, 'resources' | 'timestamps'>) => Promise<T>): Promise<T>;
   /** Every statement the store runs, as it ends (timing for metrics and traces); the function returned stops listening. */
   readonly queries: { subscribe(listener: QueryListener): () => void };

@@ -16,6 +16,7 @@ import { unreadable } from '../v1/errors.ts';
 import { ListScanMemo } from '../v1/list-scan-memo.ts';
 import type { ResourceTimes, TimestampStore } from '../store/types.ts';
 import type { BackendPort, Created, KeptTimesByUid, Page, Patch, RenderRows, RequestContext, RowConversion } from '../port/backend.ts';
+import { refuseJudged, type WriteJudge } from '../port/write-judge.ts';
 import type { CustomMethod, RequestPages, V1Access } from '../vocabulary/custom-method.ts';
 import { IDS_PER_CALL, v1RowsById } from './v1-rows-by-id.ts';
 import { referencesToFill, type Carries } from '../vocabulary/references.ts';
@@ -111,7 +112,8 @@ export class V1Backend implements BackendPort {
     return v1RowsById({ v1: this.#v1, registry: this.#registry, maxFanOut: this.#maxFanOut, cache: this.#cache }, wanted, ctx);
   }
 
-  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext): Promise<Created<Json>> {
+  async create(mapping: ResourceMapping, parent: string, value: Json, ctx: RequestContext, judge?: WriteJudge): Promise<Created<Json>> {
+    refuseJudged(judge, 'the v1 port');
     const created = await this.#v1.call<Json>(
       {
         method: 'POST',
@@ -128,7 +130,8 @@ export class V1Backend implements BackendPort {
     return { row: await this.#writtenRow(mapping, created, ctx) };
   }
 
-  async update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext): Promise<Json> {
+  async update(mapping: ResourceMapping, uid: string, patch: Patch, ctx: RequestContext, judge?: WriteJudge): Promise<Json> {
+    refuseJudged(judge, 'the v1 port');
     const row = await this.#fetchRow(mapping, uid, ctx);
     if (patch.paths.length === 0) return row;
     // The merge is in v2 document space, onto the row as v2 renders it (without references, which are output only).
@@ -163,7 +166,8 @@ export class V1Backend implements BackendPort {
     await this.#times.forget(mapping, uid);
   }
 
-  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], _singular: string, ctx: RequestContext): Promise<Json[]> {
+  async batchCreate(mapping: ResourceMapping, parent: string, values: readonly Json[], _singular: string, ctx: RequestContext, judge?: WriteJudge): Promise<Json[]> {
+    refuseJudged(judge, 'the v1 port');
     const method = mapping.methods!.batchCreate!;
     const v1Items = values.map((value) => toV1(mapping.fields, value));
     // v1's batch endpoint is one call, so the batch is as atomic as v1 makes it.
