@@ -252,7 +252,9 @@ describe.each(['native', 'native-pg'] as const)('no escalation under concurrent 
     expect((await call(2, ALICE, 'GET', '/iam/v2beta1/groupInvites', { query: { 'uidp.children_of': team } })).body.groupInvites ?? []).toEqual([]);
   });
 
-  it.runIf(mode === 'native-pg')('makes a revocation of bob\'s binding wait while his grant, judged on it, is being written', async () => {
+  // PostgreSQL's row locks only: SQLite's one connection already keeps every other writer out (BEGIN IMMEDIATE).
+  const onPostgres = mode === 'native-pg' ? it : undefined;
+  onPostgres?.('makes a revocation of bob\'s binding wait while his grant, judged on it, is being written', async () => {
     let revoked!: Promise<Reply>;
     // bob's grant is judged, and held just before its row is written, while alice revokes what it was judged on.
     const bound = await interleaved(gates.write, () => call(1, bob, 'POST', `/iam/v2beta1/roleBindings/${team}`, { body: { identityUid: dave, roleUid: lister } }), async () => {
