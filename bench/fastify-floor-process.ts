@@ -13,7 +13,7 @@ import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { endToEnd } from './lib/end-to-end.ts';
-import { stopWithParent } from './stop-with-parent.ts';
+import { serveAppOnLoopback } from './lib/floor-server.ts';
 
 const { values } = parseArgs({ options: { 'v1-url': { type: 'string' } }, strict: true });
 if (!values['v1-url']) throw new Error('--v1-url is required');
@@ -30,10 +30,4 @@ app.get('/*', async (request, reply) => {
     return reply.code(502).send();
   }
 });
-const url = await app.listen({ port: 0, host: '127.0.0.1' });
-process.stdout.write(`${JSON.stringify({ url })}\n`);
-
-stopWithParent(async () => {
-  await app.close();
-  await v1.close();
-});
+await serveAppOnLoopback(app, v1);

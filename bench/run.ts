@@ -11,7 +11,9 @@
  *
  * Parts, each with fresh processes (so a process's peak RSS is that part's):
  *   get        Get one group at c=connections and at c=1, with a second floor, the same forward in
- *              Fastify (bench/fastify-floor-process.ts), to split the Get's gap into Fastify's and the gateway's
+ *              Fastify (bench/fastify-floor-process.ts), to split the Get's gap into Fastify's and the gateway's,
+ *              and the translating floors with the gateway's default duties (bench/duty-floor-process.ts, and
+ *              the gRPC one's --duties): goal 3's anchors
  *   list       a page of 50 of `groups`, v1 sending times; the floor forwards v1's whole list; a REST and a
  *              gRPC gateway that read every v1 answer afresh, the latter against the gRPC translating floor
  *   (get and list also read the translating floor, bench/translation-floor-process.ts: the least a
@@ -220,6 +222,15 @@ const TRANSLATING_FLOOR = 'floor translating';
 /** The gRPC Get target of the least translation (bench/grpc-translation-floor-process.ts). */
 const GRPC_TRANSLATING_FLOOR = 'floor gRPC translating';
 
+/**
+ * The Get targets of the least translation with the gateway's default duties (bench/duty-floor-process.ts,
+ * bench/grpc-translation-floor-process.ts --duties): goal 3's anchors, the gateway's Get at most 1.11x their
+ * CPU per answer (0.9x their answers per CPU).
+ */
+const DUTY_FLOOR = 'floor translating with the default duties';
+const GRPC_DUTY_FLOOR = 'floor gRPC translating with the default duties';
+const DUTY_GOAL = 1.11;
+
 /** The List target whose gateway reads every v1 answer afresh (`--list-scan-cache-bytes 0`). */
 const FRESH = 'gateway REST, each answer read afresh';
 /** The same over gRPC, read against the gRPC translating floor. */
@@ -241,6 +252,9 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     // whose gap to the floor is the one its target is about.
     const fastifyFloor = key === 'get' ? await startFloor('floor-fastify', emulator.url, { launch: server, nodeArgs: floorNodeArgs, kind: 'fastify' }) : undefined;
     if (fastifyFloor) started.push(fastifyFloor);
+    // The Get's least translation in a Fastify route with the duties issue 40 names as always on: goal 3's anchor.
+    const dutyFloor = key === 'get' ? await startFloor('floor-duties', emulator.url, { launch: server, nodeArgs: floorNodeArgs, kind: 'duties', args: scenario.translating.args }) : undefined;
+    if (dutyFloor) started.push(dutyFloor);
     const gateway = await startGateway('gateway', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server });
     started.push(gateway);
     const grpcGateway = withGrpc ? await startGateway('gateway-grpc', emulator.url, { flags: gatewayFlags, nodeArgs: gatewayNodeArgs, env: gatewayEnv, launch: server }) : undefined;
@@ -257,9 +271,12 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     const rpc = `${scenario.grpc.method.parent.typeName}/${scenario.grpc.method.name}`;
     const grpcTranslatingFloor = withGrpc && (key === 'get' || (key === 'list' && !omitTimes && !changing)) ? await startGrpcFloor('floor-grpc-translating', emulator.url, scenario.v1.path, { launch: server, nodeArgs: floorNodeArgs, kind: 'translating', args: [...scenario.translating.args, '--rpc', rpc] }) : undefined;
     if (grpcTranslatingFloor) started.push(grpcTranslatingFloor);
+    const grpcDutyFloor = withGrpc && key === 'get' ? await startGrpcFloor('floor-grpc-duties', emulator.url, scenario.v1.path, { launch: server, nodeArgs: floorNodeArgs, kind: 'duties', args: [...scenario.translating.args, '--rpc', rpc] }) : undefined;
+    if (grpcDutyFloor) started.push(grpcDutyFloor);
     await probeUrl('floor', `${floor.url}${scenario.v1.path}`, scenario.v1.check);
     if (fastifyFloor) await probeUrl(FASTIFY_FLOOR, `${fastifyFloor.url}${scenario.v1.path}`, scenario.v1.check);
     if (translatingFloor) await probeUrl(TRANSLATING_FLOOR, `${translatingFloor.url}${scenario.v1.path}`, scenario.translating.check);
+    if (dutyFloor) await probeUrl(DUTY_FLOOR, `${dutyFloor.url}${scenario.v1.path}`, scenario.translating.check);
     await probeUrl('direct v1', `${emulator.url}${scenario.v1.path}`, scenario.v1.check);
     await probeRest('gateway REST', gateway.url, scenario);
     if (freshGateway) await probeRest(FRESH, freshGateway.url, scenario);
@@ -268,17 +285,19 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
     // The gRPC floor's message is v1's bytes in a field no response has: checked only for answering OK.
     if (grpcFloor) await probeGrpc('gRPC floor', grpcFloor.url, { ...scenario, check: () => undefined }, grpcSettings(1));
     if (grpcTranslatingFloor) await probeGrpc(GRPC_TRANSLATING_FLOOR, grpcTranslatingFloor.url, { ...scenario, check: scenario.translating.check }, grpcSettings(1));
+    if (grpcDutyFloor) await probeGrpc(GRPC_DUTY_FLOOR, grpcDutyFloor.url, { ...scenario, check: scenario.translating.check }, grpcSettings(1));
     const closers: Array<() => void> = [];
     const targets = (connections: number): Target[] => {
       const list: Target[] = [
         urlTarget('floor', 'floor', `${floor.url}${scenario.v1.path}`, connections, restLoader),
         ...(fastifyFloor ? [urlTarget(FASTIFY_FLOOR, 'floor-fastify', `${fastifyFloor.url}${scenario.v1.path}`, connections, restLoader)] : []),
         ...(translatingFloor ? [urlTarget(TRANSLATING_FLOOR, 'floor-translating', `${translatingFloor.url}${scenario.v1.path}`, connections, restLoader)] : []),
+        ...(dutyFloor ? [urlTarget(DUTY_FLOOR, 'floor-duties', `${dutyFloor.url}${scenario.v1.path}`, connections, restLoader)] : []),
         urlTarget('direct v1', 'v1', `${emulator.url}${scenario.v1.path}`, connections, restLoader),
         restTarget('gateway REST', 'gateway', gateway.url, scenario, connections, restLoader),
         ...(freshGateway ? [restTarget(FRESH, 'gateway-fresh', freshGateway.url, scenario, connections, restLoader)] : []),
       ];
-      for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], [GRPC_TRANSLATING_FLOOR, 'floor-grpc-translating', grpcTranslatingFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway], [GRPC_FRESH, 'gateway-grpc-fresh', grpcFreshGateway]] as const) {
+      for (const [label, proc, running] of [['floor gRPC', 'floor-grpc', grpcFloor], [GRPC_TRANSLATING_FLOOR, 'floor-grpc-translating', grpcTranslatingFloor], [GRPC_DUTY_FLOOR, 'floor-grpc-duties', grpcDutyFloor], ['gateway gRPC', 'gateway-grpc', grpcGateway], [GRPC_FRESH, 'gateway-grpc-fresh', grpcFreshGateway]] as const) {
         if (!running) continue;
         const grpc = grpcTarget(label, proc, running.url, scenario, grpcSettings(connections));
         closers.push(grpc.close);
@@ -286,7 +305,7 @@ async function translatePart(key: ScenarioKey, omitTimes: boolean, withGrpc: boo
       }
       return list;
     };
-    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), ...(translatingFloor ? { 'floor-translating': translatingFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFreshGateway ? { 'gateway-grpc-fresh': grpcFreshGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}), ...(grpcTranslatingFloor ? { 'floor-grpc-translating': grpcTranslatingFloor } : {}) };
+    const processes: Record<string, Server> = { floor, ...(fastifyFloor ? { 'floor-fastify': fastifyFloor } : {}), ...(translatingFloor ? { 'floor-translating': translatingFloor } : {}), ...(dutyFloor ? { 'floor-duties': dutyFloor } : {}), gateway, ...(freshGateway ? { 'gateway-fresh': freshGateway } : {}), ...(grpcGateway ? { 'gateway-grpc': grpcGateway } : {}), ...(grpcFreshGateway ? { 'gateway-grpc-fresh': grpcFreshGateway } : {}), ...(grpcFloor ? { 'floor-grpc': grpcFloor } : {}), ...(grpcTranslatingFloor ? { 'floor-grpc-translating': grpcTranslatingFloor } : {}), ...(grpcDutyFloor ? { 'floor-grpc-duties': grpcDutyFloor } : {}) };
     const name = `${scenario.name}${omitTimes ? ' (v1 omits times)' : ''}${changing ? ' (v1 changing)' : ''}`;
     try {
       return await loadAgainst(name, processes, emulator.child.pid, [
@@ -482,6 +501,12 @@ const PROTOCOL_PAIRS = [
   ['gateway gRPC', 'gateway-grpc', 'floor gRPC', 'floor-grpc'],
 ] as const;
 
+/** Goal 3's pairs: the gateway (target, process) against its protocol's duty floor, and the translating floor below it. */
+const DUTY_PAIRS = [
+  ['gateway REST', 'gateway', DUTY_FLOOR, 'floor-duties', TRANSLATING_FLOOR, 'floor-translating'],
+  ['gateway gRPC', 'gateway-grpc', GRPC_DUTY_FLOOR, 'floor-grpc-duties', GRPC_TRANSLATING_FLOOR, 'floor-grpc-translating'],
+] as const;
+
 interface Results {
   get?: Measured;
   list?: Measured;
@@ -528,6 +553,17 @@ function goals(r: Results): Goal[] {
     if (grpcTranslating && grpcFloor) {
       out.push(reported(`Get ${c}, ${GRPC_TRANSLATING_FLOOR}: req/s (CPU per request)`, `${units.reqPerSec(grpcTranslating.reqPerSec)} (${units.us(grpcTranslating.cpuUsPerReq['floor-grpc-translating']!)})`, `floor gRPC ${units.reqPerSec(grpcFloor.reqPerSec)}`, units.times(grpcTranslating.reqPerSec / grpcFloor.reqPerSec)));
       if (grpcGateway) out.push(reported(`Get ${c}, gateway gRPC against the ${GRPC_TRANSLATING_FLOOR}: req/s`, units.reqPerSec(grpcGateway.reqPerSec), `${GRPC_TRANSLATING_FLOOR} ${units.reqPerSec(grpcTranslating.reqPerSec)}`, units.times(grpcGateway.reqPerSec / grpcTranslating.reqPerSec)));
+    }
+    // Goal 3: each protocol's Get against the least translation with the default duties, in CPU per answer;
+    // the duty floor itself against the translating floor is what Fastify (REST) and the duties cost.
+    for (const [label, proc, dutyLabel, dutyProc, translatingLabel, translatingProc] of DUTY_PAIRS) {
+      const duty = g[`${c} ${dutyLabel}`];
+      const least = g[`${c} ${translatingLabel}`];
+      const m = g[`${c} ${label}`];
+      if (!duty) continue;
+      const dutyCpu = duty.cpuUsPerReq[dutyProc]!;
+      if (least) out.push(reported(`Get ${c}, ${dutyLabel}: CPU per request (req/s)`, `${units.us(dutyCpu)} (${units.reqPerSec(duty.reqPerSec)})`, `${translatingLabel} ${units.us(least.cpuUsPerReq[translatingProc]!)}`, units.times(dutyCpu / least.cpuUsPerReq[translatingProc]!)));
+      if (m) out.push(atMostTimes(`Get ${c}, ${label} against the ${dutyLabel}: CPU per request`, m.cpuUsPerReq[proc]!, dutyCpu, DUTY_GOAL, units.us, dutyLabel));
     }
     const direct = g[`${c} direct v1`]!;
     out.push(reported(`Get ${c}, direct v1: req/s (CPU per request)`, `${units.reqPerSec(direct.reqPerSec)} (${units.us(direct.cpuUsPerReq.v1!)})`, `floor ${units.reqPerSec(floor.reqPerSec)}`, units.times(direct.reqPerSec / floor.reqPerSec)));

@@ -25,7 +25,7 @@ const OUT = `${ROOT}dist/`;
  * The benchmark's processes (bench/README.md), built when the checkout has them: the image's build copies no bench/.
  * The least comparison's worker thread (bench/least-comparison-worker.ts) keeps its path beside the floor that starts it.
  */
-const BENCH_ENTRY_POINTS = ['bench/gateway-process.ts', 'bench/floor-process.ts', 'bench/fastify-floor-process.ts', 'bench/translation-floor-process.ts', 'bench/least-comparison-worker.ts', 'bench/recorded-candidate-process.ts', 'bench/grpc-floor-process.ts', 'bench/grpc-translation-floor-process.ts', 'bench/allocation-sampler.ts'];
+const BENCH_ENTRY_POINTS = ['bench/gateway-process.ts', 'bench/floor-process.ts', 'bench/fastify-floor-process.ts', 'bench/translation-floor-process.ts', 'bench/duty-floor-process.ts', 'bench/least-comparison-worker.ts', 'bench/recorded-candidate-process.ts', 'bench/grpc-floor-process.ts', 'bench/grpc-translation-floor-process.ts', 'bench/allocation-sampler.ts'];
 /**
  * The comparison's worker thread (src/compare/off-thread.ts starts it): an entry of its own, in dist/src/ beside
  * the chunks, so what it reads through `new URL(…, import.meta.url)` (the descriptors) is found as the chunks find it.

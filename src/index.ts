@@ -17,6 +17,7 @@ import { MappingRegistry } from './port/registry.ts';
 import { renderV2 } from './translate/v1-row.ts';
 import type { Json } from './vocabulary/json.ts';
 import type { Config } from './config.ts';
+import type { GatewayMetrics } from './observability/metrics.ts';
 import type { NativeBackend } from './native/native-backend.ts';
 import type { ContextInput, RequestContext } from './request/context.ts';
 import type { GatewayConfig, GatewayOptions } from './server.ts';
@@ -68,6 +69,32 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
 export async function bufferedLog(file: string): Promise<DestinationStream> {
   const log = await import('./log.ts');
   return log.bufferedDestination(file);
+}
+
+// ---------------------------------------------------------------- what every answer leaves behind
+
+/** The gateway's access lines, as a program answering beside it writes them (the benchmark's floor with the default duties). */
+export interface AccessLineWriter {
+  /** Writes one access line of these fields at `info`, made as the gateway makes its own (the lines' fixed shape in one JSON.stringify). */
+  write(fields: Record<string, unknown>): void;
+  /** An HTTP request as its access line shows it: method, URL, remote address, the allowed headers with every credential censored. */
+  requestSummary(request: { method: string; url: string; headers: Record<string, unknown>; ip?: string }): Record<string, unknown>;
+  /** A duration in ms as a line carries it, to the microsecond. */
+  ms(ms: number): number;
+}
+
+/** Access lines written to `stream` at `info` through pino, by the gateway's own access logger (no path redaction: the fields are censored before). */
+export async function accessLineWriter(stream: DestinationStream): Promise<AccessLineWriter> {
+  const log = await import('./log.ts');
+  return { write: log.accessLines(log.accessLogger(log.createLogger('info', stream))), requestSummary: log.requestSummary, ms: log.logMs };
+}
+
+export type { GatewayMetrics };
+
+/** A registry of the gateway's metrics (prom-client, its process metrics included), as each gateway keeps one; `/metrics` reads its exposition. */
+export async function gatewayMetrics(): Promise<GatewayMetrics> {
+  const metrics = await import('./observability/metrics.ts');
+  return new metrics.GatewayMetrics();
 }
 
 // ---------------------------------------------------------------- the contract and the resources

@@ -11,9 +11,12 @@ export const GATEWAY_NODE_ARGS: readonly string[] = ['--expose-gc', '--max-semi-
 /** Environment added, as `KEY=VALUE` (the Dockerfile's, and npm start's default). */
 export const GATEWAY_ENV: readonly string[] = ['MALLOC_ARENA_MAX=2'];
 
+/** Where the benchmark's servers write their log lines (the gateways', and the floor's with the default duties): each made and written, then thrown away. */
+export const BENCH_LOG = '/dev/null';
+
 /** The gateway's own flags at `logLevel`. */
 export function gatewayFlags(logLevel: string): string[] {
-  return ['--log-level', logLevel, '--bench-log', '/dev/null', '--shed-event-loop-delay-ms', '0'];
+  return ['--log-level', logLevel, '--bench-log', BENCH_LOG, '--shed-event-loop-delay-ms', '0'];
 }
 
 /** `KEY=VALUE` pairs as an environment. */

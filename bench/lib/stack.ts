@@ -2,7 +2,8 @@
  * The servers of one scenario, each its own process on a loopback port: the
  * v1 emulator (one org, `groups` child groups), gateways on it (or on their own
  * store, in native mode), and the floors: the raw pass-through (bench/floor-process.ts), the
- * same forward in Fastify (bench/fastify-floor-process.ts), and the gRPC one.
+ * same forward in Fastify (bench/fastify-floor-process.ts), the translating ones (with the default
+ * duties or without), and the gRPC ones.
  * Started afresh per scenario so one scenario's heap cannot tax the next
  * (bench/README.md), and so a process's peak RSS is that scenario's.
  */
@@ -10,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtScript, CHECKOUT } from './built.ts';
 import { requireLoopback, startChild, type Child, type Launch } from './children.ts';
+import { BENCH_LOG } from './gateway-defaults.ts';
 
 const BENCH = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -96,26 +98,38 @@ function childOptions({ launch, timeoutMs, nodeArgs, env }: FloorOptions): { lau
   return { ...(launch ? { launch } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...(nodeArgs?.length ? { nodeArgs: [...nodeArgs] } : {}), ...(env ? { env } : {}) };
 }
 
-/** The gRPC floors: the raw one, and the least translation answering the RPC's own message. */
-export const GRPC_FLOORS = { raw: 'bench/grpc-floor-process.ts', translating: 'bench/grpc-translation-floor-process.ts' } as const;
+/** The gRPC floors: the raw one, the least translation answering the RPC's own message, and the same with the gateway's default duties. */
+export const GRPC_FLOORS = { raw: 'bench/grpc-floor-process.ts', translating: 'bench/grpc-translation-floor-process.ts', duties: 'bench/grpc-translation-floor-process.ts' } as const;
+
+/** The floors with the default duties (bench/lib/least-duties.ts): their access lines go where the gateways' go. */
+const DUTY_LOG = ['--log', BENCH_LOG];
+const GRPC_FLOOR_FLAGS: Partial<Record<keyof typeof GRPC_FLOORS, readonly string[]>> = { duties: ['--duties', ...DUTY_LOG] };
 
 /**
  * A gRPC floor (the raw one unless `kind` says): each unary call answered from the one v1 call at `v1Path`.
- * `args`: the floor's own flags (the translating floor's RPC, resource and page).
+ * `args`: the floor's own flags (the translating floors' RPC, resource and page).
  */
 export async function startGrpcFloor(name: string, v1Url: string, v1Path: string, options: FloorOptions & { kind?: keyof typeof GRPC_FLOORS; args?: readonly string[] } = {}): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript(GRPC_FLOORS[options.kind ?? 'raw']), ['--v1-url', v1Url, '--v1-path', v1Path, ...(options.args ?? [])], childOptions(options));
+  const kind = options.kind ?? 'raw';
+  const child = await startChild<{ url: string }>(name, builtScript(GRPC_FLOORS[kind]), ['--v1-url', v1Url, '--v1-path', v1Path, ...(GRPC_FLOOR_FLAGS[kind] ?? []), ...(options.args ?? [])], childOptions(options));
   return { child, url: requireLoopback(name, child.ready.url) };
 }
 
-/** The HTTP/1.1 floors: the raw pass-through, the same forward inside a Fastify route, and the least translation; and the compare part's recorded candidate (`--v1-url`: the candidate it records). */
-export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts', translating: 'bench/translation-floor-process.ts', recorded: 'bench/recorded-candidate-process.ts' } as const;
+/**
+ * The HTTP/1.1 floors: the raw pass-through, the same forward inside a Fastify route, the least translation,
+ * and the least translation in a Fastify route with the gateway's default duties; and the compare part's
+ * recorded candidate (`--v1-url`: the candidate it records).
+ */
+export const FLOORS = { raw: 'bench/floor-process.ts', fastify: 'bench/fastify-floor-process.ts', translating: 'bench/translation-floor-process.ts', duties: 'bench/duty-floor-process.ts', recorded: 'bench/recorded-candidate-process.ts' } as const;
+
+const FLOOR_FLAGS: Partial<Record<keyof typeof FLOORS, readonly string[]>> = { duties: DUTY_LOG };
 
 /**
  * An HTTP/1.1 floor on `v1Url` (the raw one unless `kind` says), built as the gateway is, so neither carries
- * the type stripper. `args`: the floor's own flags (the translating floor's resource and page).
+ * the type stripper. `args`: the floor's own flags (the translating floors' resource and page).
  */
 export async function startFloor(name: string, v1Url: string, options: FloorOptions & { kind?: keyof typeof FLOORS; args?: readonly string[] } = {}): Promise<Server> {
-  const child = await startChild<{ url: string }>(name, builtScript(FLOORS[options.kind ?? 'raw']), ['--v1-url', v1Url, ...(options.args ?? [])], childOptions(options));
+  const kind = options.kind ?? 'raw';
+  const child = await startChild<{ url: string }>(name, builtScript(FLOORS[kind]), ['--v1-url', v1Url, ...(FLOOR_FLAGS[kind] ?? []), ...(options.args ?? [])], childOptions(options));
   return { child, url: requireLoopback(name, child.ready.url) };
 }
