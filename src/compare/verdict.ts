@@ -26,7 +26,7 @@ export function wilson(k: number, n: number): { lower: number; upper: number } {
   return { lower: Math.max(0, (centre - spread) / denominator), upper: Math.min(1, (centre + spread) / denominator) };
 }
 
-/** `not compared`: nothing was chosen and sent (writes skipped, a full queue's drops alone): no evidence either way. */
+/** `not compared`: no chosen call was sent (writes skipped, requests refused, a full queue's drops alone), and none was lost to a worker stop: no evidence either way. */
 export type Decision = 'pass' | 'fail' | 'undecided' | 'not compared';
 
 /** Decisions from best to worst, for a gate (`--fail-on`) and the page's order. */
@@ -40,7 +40,7 @@ export interface Verdict {
   /** More samples needed, at the rate seen, for the bound to settle against the target; 0 once settled; null when no number will. */
   readonly samplesNeeded: number | null;
   readonly targetRate: number;
-  /** pass: the upper bound is under the target; fail: the lower bound is over it; not compared: no comparison. */
+  /** pass: the upper bound is under the target; fail: the lower bound is over it; not compared: no call sent. */
   readonly decision: Decision;
 }
 
