@@ -5,8 +5,9 @@
  * every few seconds), and written beside report.json by a replay (the report
  * embedded). One line on top says what was compared and whether it is safe
  * to switch, how many calls went unanswered (they count against a pass) and
- * how many comparisons a stop of the comparison's worker thread took, if any; failing methods come first, the verdict in the first
- * column. Every value is put in with textContent, never as markup.
+ * how many comparisons a stop of the comparison's worker thread took, if
+ * any; failing methods come first, the verdict in the first column. Every
+ * value is put in with textContent, never as markup.
  */
 import type { Report } from './tally.ts';
 
