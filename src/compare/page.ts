@@ -4,9 +4,10 @@
  * Served live at /_gateway/compare (it reads ./compare/report, and again
  * every few seconds), and written beside report.json by a replay (the report
  * embedded). One line on top says what was compared and whether it is safe
- * to switch, and how many comparisons a stop of the comparison's worker
- * thread took, if any; failing methods come first, the verdict in the first
- * column. Every value is put in with textContent, never as markup.
+ * to switch, how many calls went unanswered (they count against a pass) and
+ * how many comparisons a stop of the comparison's worker thread took, if
+ * any; failing methods come first, the verdict in the first column. Every
+ * value is put in with textContent, never as markup.
  */
 import type { Report } from './tally.ts';
 
@@ -41,12 +42,14 @@ function cell(row, text, cls) { const td = document.createElement('td'); td.text
 function percent(x) { return (x * 100).toFixed(2) + ' %'; }
 function short(method) { return method.split('/').pop(); }
 function stopped(m) { return m.workerStop ? m.workerStop.errors + m.workerStop.dropped : 0; }
+function unanswered(m) { return Math.max(0, m.errors - (m.workerStop ? m.workerStop.errors : 0)); }
 function render(report) {
   const methods = [...report.methods].sort((a, b) => ORDER[a.verdict.decision] - ORDER[b.verdict.decision] || a.method.localeCompare(b.method));
   const counts = { pass: 0, fail: 0, undecided: 0, 'not compared': 0 };
   let compared = 0;
   let lost = 0;
-  for (const m of methods) { counts[m.verdict.decision]++; compared += m.compared; lost += stopped(m); }
+  let silent = 0;
+  for (const m of methods) { counts[m.verdict.decision]++; compared += m.compared; lost += stopped(m); silent += unanswered(m); }
   const safe = counts.pass > 0 && counts.fail === 0 && counts.undecided === 0;
   const decision = document.getElementById('decision');
   decision.className = safe ? 'safe' : 'unsafe';
@@ -59,6 +62,7 @@ function render(report) {
   decision.appendChild(document.createTextNode('Candidate ' + candidate + ' · ' + rate + ' · target mismatch rate ' + percent(report.targetRate ?? 0)
     + ' · ' + counts.pass + ' pass · ' + counts.fail + ' fail · ' + counts.undecided + ' undecided · ' + counts['not compared'] + ' not compared'
     + (report.run ? ' · run ' + report.run : '')
+    + (silent > 0 ? ' · ' + silent + ' call(s) ' + (report.targets ? 'a target' : 'the candidate') + ' did not answer (they count as mismatches in the bounds)' : '')
     + (lost > 0 ? ' · ' + lost + ' comparison(s) lost to comparison worker stops (under way ones count as mismatches in the bounds)' : '')));
   document.getElementById('summary').textContent = methods.length + ' method(s), ' + compared + ' comparison(s)' + (report.generatedAt ? ', as of ' + report.generatedAt : '');
   const body = document.querySelector('#methods tbody');

@@ -152,7 +152,9 @@ export function methodReport(method: string, keys: ReadonlyMap<string, number>, 
         const example = samples.length > 0 ? examplePair(samples, entry.path, entry.class === 'expected' ? undefined : entry.class) : undefined;
         return example ? { ...entry, example } : entry;
       }),
-    verdict: verdict(differing, compared, options.targetRate, { underWay: get(KEY.workerStopErrors), offered: get(KEY.workerStopDropped) }),
+    verdict: verdict(differing, compared, options.targetRate, {
+      candidate: Math.max(0, get(KEY.errors) - get(KEY.workerStopErrors)), underWay: get(KEY.workerStopErrors), offered: get(KEY.workerStopDropped),
+    }),
     transientMeanMs: transient > 0 ? Math.round(get(KEY.transientMs) / transient) : 0,
     noiseTrials: get(KEY.noiseTrials),
     samples,

@@ -3,7 +3,8 @@
  * real gateway that forwards every call and rewrites the JSON it gets back.
  * It always reverses key order and rewords error messages (neither is a
  * difference); `doctor` makes the differences a test injects. It records what
- * it was asked, and can hold calls until released (a slow candidate).
+ * it was asked, and can hold calls until released (a slow candidate), or
+ * reset the connections of those `refuse` names (a candidate that never answers them).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,8 @@ export interface DoctorProxy {
   /** Every call received, as `METHOD /path?query`. */
   calls: string[];
   doctor: Doctor;
+  /** Calls (`METHOD /path?query`) whose connection is reset unanswered. */
+  refuse: (call: string) => boolean;
   /** While set, calls wait for release() before they are forwarded. */
   hold(): void;
   release(): void;
@@ -43,6 +46,7 @@ export async function doctorProxy(target: string): Promise<DoctorProxy> {
     url: '',
     calls: [],
     doctor: (body) => body,
+    refuse: () => false,
     hold() {
       gate = new Promise((resolve) => (open = resolve));
     },
@@ -58,6 +62,10 @@ export async function doctorProxy(target: string): Promise<DoctorProxy> {
     proxy.calls.push(call);
     const count = (seen.get(call) ?? 0) + 1;
     seen.set(call, count);
+    if (proxy.refuse(call)) {
+      request.socket.resetAndDestroy();
+      return;
+    }
     if (gate) {
       waiting++;
       await gate;

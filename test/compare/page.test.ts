@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/v1/index.ts';
 import { Client, startGateway } from '../support/stack.ts';
 import { doctorProxy, type DoctorProxy } from './doctor-proxy.ts';
-import { reportOf, settled } from './report-client.ts';
+import { methodOf, reportOf, settled } from './report-client.ts';
 import type { Page } from 'playwright-core';
 
 /** A report as a replay's page shows it, the page's script run. */
@@ -136,7 +136,7 @@ it('says "safe to switch" only when every compared method passes', async () => {
 it('shows the comparisons a worker stop took, and is not "safe to switch" when they could hide mismatches', async () => {
   const method = (lost: { underWay: number; offered: number }) => ({
     method: 'a.S/GetA', compared: 400, equal: 400, expected: 0, transient: 0, skipped: 0, errors: lost.underWay, dropped: lost.offered, refused: 0,
-    workerStop: { errors: lost.underWay, dropped: lost.offered }, different: { access: 0, dataLoss: 0, value: 0, cosmetic: 0 }, fields: [], samples: [], verdict: verdict(0, 400, 0.01, lost),
+    workerStop: { errors: lost.underWay, dropped: lost.offered }, different: { access: 0, dataLoss: 0, value: 0, cosmetic: 0 }, fields: [], samples: [], verdict: verdict(0, 400, 0.01, { candidate: 0, ...lost }),
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 600 } });
   const failures: string[] = [];
@@ -155,4 +155,40 @@ it('shows the comparisons a worker stop took, and is not "safe to switch" when t
   expect(await page.locator('#decision').textContent()).toMatch(/^Safe to switch\.(?!.*worker)/);
   expect(failures).toEqual([]);
   await page.close();
+});
+
+it('is not "safe to switch" when the candidate never answers one method: that method is undecided, not "not compared"', async () => {
+  // A candidate that resets every GetGroup's connection and answers the rest; a target rate four equal lists pass.
+  const refusing = await doctorProxy(candidate.url);
+  refusing.refuse = (call) => call.startsWith('GET /iam/v2beta1/groups/');
+  const gateway = await startGateway(emulator.url, ['--log-level', 'silent', '--compare-with', refusing.url, '--compare-retry-ms', '0', '--compare-target-rate', '0.5']);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 600 } });
+  try {
+    const org = emulator.state.createGroup(null, { name: 'unanswered-org' }).id;
+    const group = emulator.state.createGroup(org, { name: 'never-compared' }).id;
+    const client = new Client(gateway.url);
+    for (let i = 0; i < 4; i++) expect((await client.get('/iam/v2beta1/groups', { 'uidp.children_of': org })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await client.get(`/iam/v2beta1/groups/${group}`)).status).toBe(200);
+    await settled(gateway.url, LIST_GROUPS, 4);
+    const get = await settled(gateway.url, GET_GROUP, 3);
+    expect(get).toMatchObject({ compared: 0, errors: 3, workerStop: { errors: 0, dropped: 0 }, verdict: { decision: 'undecided' } });
+    expect(methodOf(await reportOf(gateway.url), LIST_GROUPS)).toMatchObject({ compared: 4, equal: 4, verdict: { decision: 'pass' } });
+
+    const failures: string[] = [];
+    page.on('pageerror', (error) => failures.push(error.message));
+    await page.goto(`${gateway.url}/_gateway/compare`);
+    await page.locator(`#methods tr[data-method="${GET_GROUP}"]`).waitFor();
+    const line = await page.locator('#decision').textContent();
+    expect(line).toMatch(/^Not safe to switch yet\./);
+    expect(line).toContain('1 pass · 0 fail · 1 undecided · 0 not compared');
+    expect(line).toContain('3 call(s) the candidate did not answer');
+    const cells = await page.locator(`#methods tr[data-method="${GET_GROUP}"] td`).allTextContents();
+    // verdict, method, compared, …, errors (15th)
+    expect([cells[0], cells[1], cells[2], cells[14]]).toEqual(['undecided', 'GetGroup', '0', '3']);
+    expect(failures).toEqual([]);
+  } finally {
+    await page.close();
+    await gateway.gateway.close();
+    await refusing.close();
+  }
 });

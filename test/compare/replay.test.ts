@@ -110,3 +110,29 @@ it('gates a CI job with --fail-on, the report written first; a team\'s expected 
   expect(await main([...args, '--compare-expect', expect_, '--fail-on', 'undecided'])).toBe(1);
   expect(await main([...args, '--fail-on', 'worse'])).toBe(2);
 });
+
+it('fails the --fail-on undecided gate when b never answers one method: that method is undecided, not "not compared"', async () => {
+  // b resets every GetGroup's connection and answers the rest; at a target rate of 80 % one equal list passes.
+  const refusing = await doctorProxy(b.url);
+  refusing.refuse = (call) => call.startsWith('GET /iam/v2beta1/groups/');
+  try {
+    const out = join(dir, 'unanswered');
+    const args = ['--from', capture, '--a', a.url, '--b', refusing.url, '--out', out, '--token-file', join(dir, 'token'), '--target-rate', '0.8'];
+    const printed: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((text: string) => (printed.push(String(text)), true)) as typeof process.stdout.write;
+    let code: number;
+    try {
+      code = await main([...args, '--fail-on', 'undecided']);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(code).toBe(1);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.methods.find((m: any) => m.method === `${GROUPS}/GetGroup`)).toMatchObject({ compared: 0, errors: 2, verdict: { decision: 'undecided' } });
+    expect(report.methods.find((m: any) => m.method === `${GROUPS}/ListGroups`)).toMatchObject({ compared: 1, equal: 1, verdict: { decision: 'pass' } });
+    expect(printed.join('')).toContain(`undecided: ${GROUPS}/GetGroup\n`);
+  } finally {
+    await refusing.close();
+  }
+});

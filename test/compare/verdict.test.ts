@@ -103,21 +103,21 @@ describe('comparisons a worker stop took', () => {
   it('count against a pass as mismatches when they were under way, so a pass reads clean only if it holds whatever they were', () => {
     expect(verdict(0, 1000, 0.01).decision).toBe('pass');
     // One lost among a thousand: even as a mismatch the bound holds.
-    expect(verdict(0, 1000, 0.01, { underWay: 1, offered: 0 })).toMatchObject({ decision: 'pass', upperBound95: Math.round(wilson(1, 1001).upper * 1e4) / 1e4 });
+    expect(verdict(0, 1000, 0.01, { candidate: 0, underWay: 1, offered: 0 })).toMatchObject({ decision: 'pass', upperBound95: Math.round(wilson(1, 1001).upper * 1e4) / 1e4 });
     // Ten lost: the bound, counting them, is over the target; more comparisons would settle it.
-    const v = verdict(0, 1000, 0.01, { underWay: 10, offered: 0 });
+    const v = verdict(0, 1000, 0.01, { candidate: 0, underWay: 10, offered: 0 });
     expect(v).toMatchObject({ decision: 'undecided', mismatchRate: 0, lowerBound95: 0 });
     expect(v.upperBound95).toBeGreaterThan(0.01);
     expect(wilson(10, 1010 + v.samplesNeeded!).upper).toBeLessThanOrEqual(0.01);
     expect(wilson(10, 1010 + v.samplesNeeded! - 1).upper).toBeGreaterThan(0.01);
   });
   it('leave a fail a fail, and a pass over offered ones a pass (none was under way: they are a loss in time, not in kind)', () => {
-    expect(verdict(5, 8, 0.01, { underWay: 3, offered: 0 }).decision).toBe('fail');
-    expect(verdict(0, 1000, 0.01, { underWay: 0, offered: 5000 }).decision).toBe('pass');
+    expect(verdict(5, 8, 0.01, { candidate: 0, underWay: 3, offered: 0 }).decision).toBe('fail');
+    expect(verdict(0, 1000, 0.01, { candidate: 0, underWay: 0, offered: 5000 }).decision).toBe('pass');
   });
   it('make a method whose chosen calls were all lost undecided, not "not compared"', () => {
-    expect(verdict(0, 0, 0.01, { underWay: 0, offered: 3 })).toMatchObject({ decision: 'undecided', samplesNeeded: verdict(0, 1, 0.01).samplesNeeded! + 1 });
-    expect(verdict(0, 0, 0.01, { underWay: 2, offered: 0 }).decision).toBe('undecided');
+    expect(verdict(0, 0, 0.01, { candidate: 0, underWay: 0, offered: 3 })).toMatchObject({ decision: 'undecided', samplesNeeded: verdict(0, 1, 0.01).samplesNeeded! + 1 });
+    expect(verdict(0, 0, 0.01, { candidate: 0, underWay: 2, offered: 0 }).decision).toBe('undecided');
   });
   it('show in the report as the stop\'s, and reach the verdict from the counters', () => {
     const c: Counters = new Map();
@@ -129,7 +129,42 @@ describe('comparisons a worker stop took', () => {
     add(c, M, KEY.workerStopDropped, 4);
     const r = methodReport(M, c.get(M)!, { targetRate: 0.01 });
     expect(r).toMatchObject({ compared: 1000, errors: 12, dropped: 7, workerStop: { errors: 10, dropped: 4 }, verdict: { decision: 'undecided' } });
+    // The same errors not the stop's are the candidate's: they count against a pass all the same.
     c.get(M)!.delete(KEY.workerStopErrors);
+    expect(methodReport(M, c.get(M)!, { targetRate: 0.01 }).verdict.decision).toBe('undecided');
+    c.get(M)!.delete(KEY.errors);
     expect(methodReport(M, c.get(M)!, { targetRate: 0.01 }).verdict.decision).toBe('pass');
+  });
+});
+
+describe('calls the candidate did not answer', () => {
+  const none = { candidate: 0, underWay: 0, offered: 0 };
+  it('count against a pass as mismatches: a candidate that cannot answer is not shown to answer right', () => {
+    // One unanswered among a thousand equal: even as a mismatch the bound holds.
+    expect(verdict(0, 1000, 0.01, { ...none, candidate: 1 })).toMatchObject({ decision: 'pass', upperBound95: Math.round(wilson(1, 1001).upper * 1e4) / 1e4 });
+    const v = verdict(0, 1000, 0.01, { ...none, candidate: 10 });
+    expect(v).toMatchObject({ decision: 'undecided', mismatchRate: 0, lowerBound95: 0, upperBound95: Math.round(wilson(10, 1010).upper * 1e4) / 1e4 });
+    // More samples bring more unanswered calls at the rate seen (1 in 100): the bound settles once 1 % of those count too.
+    const n = 1000 + v.samplesNeeded!;
+    expect(wilson(n / 100, n + n / 100).upper).toBeLessThanOrEqual(0.01 + 1e-9);
+  });
+  it('leave a real mismatch class as it is: the lower bound, and so a fail, is the compared calls\' alone', () => {
+    expect(verdict(5, 8, 0.01, { ...none, candidate: 3 })).toMatchObject({ decision: 'fail', lowerBound95: verdict(5, 8, 0.01).lowerBound95 });
+  });
+  it('keep a candidate that times out on 30 % of its calls from passing, with no number of samples that would settle it', () => {
+    expect(verdict(0, 700, 0.01, { ...none, candidate: 300 })).toMatchObject({ decision: 'undecided', samplesNeeded: null });
+  });
+  it('make a method whose every chosen call the candidate never answered undecided, not "not compared"', () => {
+    expect(verdict(0, 0, 0.01, { ...none, candidate: 5 })).toMatchObject({ decision: 'undecided', samplesNeeded: null });
+    const c: Counters = new Map();
+    add(c, 'svc/Get', KEY.errors, 5);
+    expect(methodReport('svc/Get', c.get('svc/Get')!, { targetRate: 0.01 })).toMatchObject({ compared: 0, errors: 5, workerStop: { errors: 0 }, verdict: { decision: 'undecided' } });
+  });
+  it('are not a full queue\'s drops: those stay out of the verdict, a method with nothing else still "not compared"', () => {
+    const c: Counters = new Map();
+    add(c, 'svc/Get', KEY.dropped, 50);
+    expect(methodReport('svc/Get', c.get('svc/Get')!, { targetRate: 0.01 }).verdict.decision).toBe('not compared');
+    add(c, 'svc/Get', KEY.compared, 1000);
+    expect(methodReport('svc/Get', c.get('svc/Get')!, { targetRate: 0.01 }).verdict.decision).toBe('pass');
   });
 });
