@@ -94,3 +94,22 @@ describe('outcomes', () => {
     expect(compareOutcomes(Group, answered, { kind: 'unanswered', why: 'timeout' }, plain)).toEqual([]);
   });
 });
+
+describe('text fields alone differing (read as they are, without making the messages)', () => {
+  it('find what the messages made would: the same paths and classes, in the message\'s field order', () => {
+    expect(diffMessages(Group, group, { ...group, description: 'the team (as the candidate has it)', name: 'ENG' }, plain)).toEqual([{ path: 'name', class: 'cosmetic' }, { path: 'description', class: 'value' }]);
+    expect(diffMessages(Group, { ...group, description: undefined }, { ...group, description: '' }, plain)).toEqual([]);
+    expect(diffMessages(Group, { name: 'x' }, { name: 'x', description: 'more' }, plain)).toEqual([{ path: 'description', class: 'dataLoss' }]);
+  });
+  it('compare what a create assigns (uid) by shape only', () => {
+    expect(diffMessages(Group, group, { ...group, uid: 'a1/c3' }, { ordered: false, created: true })).toEqual([]);
+    expect(diffMessages(Group, group, { ...group, uid: 'a1' }, { ordered: false, created: true })).toEqual([{ path: 'uid', class: 'dataLoss' }]);
+  });
+  it('leave text protobuf would refuse (a lone surrogate) to the messages, which cannot be made', () => {
+    expect(diffMessages(Group, group, { ...group, description: 'the team\ud800' }, plain)).toEqual([{ path: '(message)', class: 'value' }]);
+  });
+  it('leave a field by its proto name, or a key the contract does not have, to the messages', () => {
+    expect(diffMessages(ListGroups, { nextPageToken: 'abc' }, { next_page_token: 'xyz' }, plain)).toEqual([]);
+    expect(diffMessages(Group, group, { ...group, notAField: 'x' }, plain)).toEqual([]);
+  });
+});
