@@ -8,7 +8,8 @@
  * `batchSize` are waiting. Each way carries as little as it can: a REST
  * answer as the text the caller got (a string is one copy; a document is
  * walked into a clone here and built again there), and the comparisons that
- * ended equal, unanswered or dropped as counts per method.
+ * ended alike (equal, unanswered, dropped, or differing the same way with
+ * nothing more to tell) as one finding and a count.
  *
  * Bounded as the queue was on the main thread: at most `capacity` waiting and
  * `concurrency` running are handed over and not yet ended (counted, by
@@ -76,7 +77,6 @@ const HANDOVER_MS = 2;
 const HANDOVER_JOBS = 32;
 
 const LOST: Finding = { result: 'errors', differences: [] };
-const EQUAL: Finding = { result: 'equal', differences: [] };
 const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with --compare-noise' };
 const UNCLONED: Outcome = { kind: 'unanswered', why: 'the primary\'s answer could not be handed over' };
 
@@ -198,11 +198,7 @@ export class OffThreadComparisons implements Comparisons {
       else answer(NOT_KEPT);
       return;
     }
-    for (const { method, equal, errors, dropped } of message.tallies) {
-      if (equal > 0) this.#ended(method, equal, EQUAL);
-      if (errors > 0) this.#ended(method, errors, LOST);
-      if (dropped > 0) this.#ended(method, dropped, undefined);
-    }
+    for (const { method, finding, times } of message.tallies) this.#ended(method, times, finding);
     for (const result of message.results) this.#end(result.method, result.id, result.finding);
     this.#settle();
   }

@@ -102,19 +102,23 @@ function job(authorization = 'Bearer test-token-0123456789'): ShadowJob {
   };
 }
 
-function comparisons(options: { entry?: URL } = {}) {
+function comparisons(options: { entry?: URL; settings?: Partial<WorkerSettings> } = {}) {
   const found: Array<[string, Finding['result']]> = [];
+  const told: Array<{ finding: Finding; times: number }> = [];
   const dropped: string[] = [];
   const warnings: string[] = [];
   const offThread = new OffThreadComparisons({
-    settings: SETTINGS,
+    settings: { ...SETTINGS, ...options.settings },
     // The worker may count comparisons that ended alike as one finding `times` over: each is told here.
-    record: (name, finding, times) => found.push(...Array.from({ length: times }, (): [string, Finding['result']] => [name, finding.result])),
+    record: (name, finding, times) => {
+      told.push({ finding, times });
+      found.push(...Array.from({ length: times }, (): [string, Finding['result']] => [name, finding.result]));
+    },
     dropped: (name, times) => dropped.push(...Array.from({ length: times }, () => name)),
     warn: (message) => warnings.push(message),
-    ...options,
+    ...(options.entry ? { entry: options.entry } : {}),
   });
-  return { offThread, found, dropped, warnings };
+  return { offThread, found, told, dropped, warnings };
 }
 
 describe('the comparisons handed to the worker', () => {
@@ -130,6 +134,27 @@ describe('the comparisons handed to the worker', () => {
       expect(warnings).toEqual([]);
     } finally {
       await offThread.close();
+    }
+  });
+
+  it('that differ alike come back as one finding and their count; one with a sample to keep comes back alone', async () => {
+    // The candidate answers {} to every call: each comparison finds the same two fields missing there.
+    const differences = [{ path: 'uid', class: 'dataLoss' }, { path: 'name', class: 'dataLoss' }];
+    const alike = comparisons({ settings: { url: candidateUrl, capacity: 10 } });
+    try {
+      for (let i = 0; i < 3; i++) expect(alike.offThread.offer(job())).toBe(true);
+      await alike.offThread.drained();
+      expect(alike.told).toEqual([{ finding: { result: 'dataLoss', differences }, times: 3 }]);
+    } finally {
+      await alike.offThread.close();
+    }
+    const sampled = comparisons({ settings: { url: candidateUrl, capacity: 10, keepSamples: true } });
+    try {
+      for (let i = 0; i < 2; i++) expect(sampled.offThread.offer(job())).toBe(true);
+      await sampled.offThread.drained();
+      expect(sampled.told.map(({ finding, times }) => [finding.result, finding.sample !== undefined, times])).toEqual([['dataLoss', true, 1], ['dataLoss', true, 1]]);
+    } finally {
+      await sampled.offThread.close();
     }
   });
 
