@@ -38,7 +38,7 @@ const asks = new Map<number, (outcome: Outcome) => void>();
 let nextAsk = 1;
 /** Ended comparisons not yet sent: those with something of their own to tell, and the rest counted by how they ended. */
 let waiting: ResultMessage[] = [];
-let tallies = new Map<string, { method: string; finding: Finding | undefined; times: number }>();
+let tallies = new Map<string, Map<string, { method: string; finding: Finding | undefined; times: number }>>();
 let ended = 0;
 let timer: NodeJS.Timeout | undefined;
 
@@ -48,7 +48,7 @@ function flush(): void {
   if (timer) clearTimeout(timer);
   timer = undefined;
   if (ended === 0) return;
-  send({ kind: 'results', results: waiting, tallies: [...tallies.values()] });
+  send({ kind: 'results', results: waiting, tallies: [...tallies.values()].flatMap((byEnd) => [...byEnd.values()]) });
   waiting = [];
   tallies = new Map();
   ended = 0;
@@ -61,11 +61,13 @@ function flush(): void {
  */
 function done(method: string, id: number, finding: Finding | undefined): void {
   // With --compare-noise the main thread holds each job's way to ask the primary until its end comes by id.
-  const key = settings.noise ? undefined : finding === undefined ? `${method}\tdropped` : alikeKey(method, finding);
-  if (key !== undefined) {
-    const alike = tallies.get(key);
+  const end = settings.noise ? undefined : finding === undefined ? 'dropped' : endOf(finding);
+  if (end !== undefined) {
+    let byEnd = tallies.get(method);
+    if (!byEnd) tallies.set(method, (byEnd = new Map()));
+    const alike = byEnd.get(end);
     if (alike) alike.times++;
-    else tallies.set(key, { method, finding, times: 1 });
+    else byEnd.set(end, { method, finding, times: 1 });
   } else waiting.push({ id, method, finding });
   if (++ended >= settings.batchSize) flush();
   else timer ??= setTimeout(flush, settings.batchMs);
@@ -76,11 +78,11 @@ function done(method: string, id: number, finding: Finding | undefined): void {
  * difference's path, class and odd target; undefined when it carries more than a count can (a sample, noise,
  * a transient's time), so it is sent whole.
  */
-function alikeKey(method: string, finding: Finding): string | undefined {
+function endOf(finding: Finding): string | undefined {
   if (finding.noisePaths !== undefined || finding.sample !== undefined || finding.transientMs !== undefined) return undefined;
-  let key = `${method}\t${finding.result}`;
-  for (const d of finding.differences) key += `\t${d.path}\t${d.class}\t${d.odd ?? ''}`;
-  return key;
+  let end: string = finding.result;
+  for (const d of finding.differences) end += `\t${d.path}\t${d.class}\t${d.odd ?? ''}`;
+  return end;
 }
 
 /**
