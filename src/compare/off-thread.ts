@@ -94,7 +94,7 @@ export class OffThreadComparisons implements Comparisons {
   /** With `--compare-noise`, each open job's way to ask the primary again, by id. */
   readonly #asks = new Map<number, () => Promise<Outcome>>();
   #outgoing: JobMessage[] = [];
-  /** The hand-over of the jobs waiting in #outgoing, due HANDOVER_MS after the first. */
+  /** The hand-over of the jobs waiting in #outgoing, due HANDOVER_MS after the first (re-armed, not made again). */
   #handover: NodeJS.Timeout | undefined;
   #nextId = 1;
   #idle: (() => void)[] = [];
@@ -144,7 +144,8 @@ export class OffThreadComparisons implements Comparisons {
     const message: JobMessage = { id, method: job.name, request: job.request, primary: text === undefined ? job.primary : { kind: 'text', text }, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
     const waiting = this.#outgoing.push(message);
     if (waiting >= HANDOVER_JOBS) this.#flush();
-    else if (waiting === 1) this.#handover = setTimeout(this.#flush, HANDOVER_MS).unref();
+    // One timer, re-armed for each hand-over (a Timeout made per hand-over costs about what the job does).
+    else if (waiting === 1) this.#handover = this.#handover?.refresh() ?? setTimeout(this.#flush, HANDOVER_MS).unref();
     return true;
   }
 
@@ -167,9 +168,8 @@ export class OffThreadComparisons implements Comparisons {
     await this.#worker?.terminate();
   }
 
+  /** The jobs waiting, handed over; the timer, left armed when they leave before it, then finds none. */
   readonly #flush = (): void => {
-    clearTimeout(this.#handover);
-    this.#handover = undefined;
     if (this.#outgoing.length === 0) return;
     const jobs = this.#outgoing;
     this.#outgoing = [];

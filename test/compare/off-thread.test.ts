@@ -158,6 +158,22 @@ describe('the comparisons handed to the worker', () => {
     }
   });
 
+  it('leave within the hand-over\'s time, the first and a later one alike, with no drain to send them', async () => {
+    const { offThread } = comparisons({ settings: { url: candidateUrl } });
+    try {
+      await offThread.ready();
+      Atomics.store(seen, 0, 0);
+      for (const expected of [1, 2]) {
+        expect(offThread.offer(job())).toBe(true);
+        // The worker asks the candidate only once the job is handed over: HANDOVER_MS after the offer.
+        for (let i = 0; i < 500 && Atomics.load(seen, 0) < expected; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(Atomics.load(seen, 0)).toBe(expected);
+      }
+    } finally {
+      await offThread.close();
+    }
+  });
+
   it('that will not clone fail alone, the others of their turn handed over', async () => {
     const { offThread, found, warnings } = comparisons();
     try {
