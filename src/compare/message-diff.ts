@@ -88,8 +88,12 @@ function plainTextFields(desc: DescMessage, onlyA: Json, onlyB: Json): DescField
       if (!byJsonName.has(key) || !(value === undefined || isPlainText(value))) return undefined;
     }
   }
+  const fields: DescField[] = [];
+  for (const key in onlyA) fields.push(byJsonName.get(key)!);
+  for (const key in onlyB) if (!Object.hasOwn(onlyA, key)) fields.push(byJsonName.get(key)!);
   // In the descriptor's order, as the whole message's walk notes them.
-  return desc.fields.filter((f) => f.jsonName in onlyA || f.jsonName in onlyB);
+  if (fields.length > 1) fields.sort((x, y) => desc.fields.indexOf(x) - desc.fields.indexOf(y));
+  return fields;
 }
 
 interface Walk extends DiffOptions {
@@ -105,10 +109,17 @@ function note(walk: Walk, path: string, cls: DiffClass): void {
   if (known === undefined || SEVERITY[cls] < SEVERITY[known]) walk.found.set(path, cls);
 }
 
+/** Each message's field of rows (null: none), found once. */
+const rowsFields = new WeakMap<DescMessage, DescField | null>();
+
 /** A List response carries its rows in its one repeated message field beside the paging fields. */
 function rowsField(desc: DescMessage): DescField | undefined {
-  if (!desc.fields.some((f) => f.name === 'next_page_token')) return undefined;
-  return desc.fields.find((f) => f.fieldKind === 'list' && f.listKind === 'message');
+  let rows = rowsFields.get(desc);
+  if (rows === undefined) {
+    rows = desc.fields.some((f) => f.name === 'next_page_token') ? (desc.fields.find((f) => f.fieldKind === 'list' && f.listKind === 'message') ?? null) : null;
+    rowsFields.set(desc, rows);
+  }
+  return rows ?? undefined;
 }
 
 function join(prefix: string, name: string): string {
@@ -216,8 +227,14 @@ function compareLeaf(field: DescField, a: unknown, b: unknown, path: string, wal
 
 /** Text that differs only in letter case, surrounding or repeated white space, or Unicode composition. */
 function sameWords(a: string, b: string): boolean {
-  const plain = (text: string) => text.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
-  return plain(a) === plain(b);
+  return plainWords(a) === plainWords(b);
+}
+
+/** Text of ASCII alone, which composition leaves as it is: not handed to ICU to be composed. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+function plainWords(text: string): string {
+  return (ASCII.test(text) ? text : text.normalize('NFC')).trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 function isZero(field: DescField, value: unknown): boolean {
