@@ -3,7 +3,9 @@
  * or JSON text. Both sides are first read into the method's response message
  * and written back in the contract's canonical JSON form, so an int64 sent as
  * a number or a string, an enum by name or number, a timestamp with three or
- * six fractional digits, and key order all come out the same. What is left is
+ * six fractional digits, and key order all come out the same (only the fields
+ * whose JSON differs are read so; text fields alone differing are already in
+ * that form, and are taken as they are). What is left is
  * walked with the message's descriptor, which says what each value is: an
  * absent field reads as its zero value, page tokens compare by presence, list
  * rows by position (when the caller asked for an order) or as sets keyed by
