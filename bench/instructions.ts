@@ -8,12 +8,14 @@
  * question asked in instructions: CPU time also pays for how the instructions run (cache misses,
  * a larger heap), which this does not see, so read it beside `npm run bench`, not instead of it.
  *
- * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin] [--only <server,…>] [--stages] [--gateway-flag <flag>…]`.
+ * `npm run bench:instructions -- [--scenario get|list] [--requests 3000] [--warm 3000] [--no-pin] [--only <server,…>] [--stages] [--keep-dumps] [--gateway-flag <flag>…]`.
  * `--gateway-flag`: a src/config.ts flag for every gateway counted (repeatable): `--gateway-flag=--list-scan-cache-bytes=0`
  * counts a List read afresh, the `list` part's figure against the translating floor. `--node-arg`: a Node
  * flag for every gateway counted, after the image's (repeatable), as `npm run bench` takes it.
  * `--stages`: each gateway's instructions told apart by the stage that spent them (bench/lib/get-stages.ts), on
- * the event loop's thread and, apart, on the comparison's worker thread (callgrind dumps each thread apart).
+ * the event loop's thread and, apart, on the comparison's worker thread (callgrind dumps each thread apart);
+ * V8's other threads by the job they ran (optimising compiles, garbage collection, other).
+ * `--keep-dumps`: callgrind's dumps are left where they were written (the path is printed), to be read further.
  * Needs valgrind and h2load (`apt-get install valgrind nghttp2-client`). A Get takes ~2 minutes a
  * server under valgrind; a List page is ~10x a Get (use fewer requests).
  *
@@ -40,7 +42,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { callgrindAvailable, dumpCounts, underCallgrind, zeroCounts, type ThreadDump } from './lib/callgrind.ts';
 import { readProfile } from './lib/callgrind-profile.ts';
-import { isWorkerThread, stageRows } from './lib/get-stages.ts';
+import { helperKinds, isWorkerThread, stageRows } from './lib/get-stages.ts';
 import { envOf, GATEWAY_ENV, GATEWAY_NODE_ARGS, gatewayFlags } from './lib/gateway-defaults.ts';
 import { h2loadAvailable, h2loadRequests, type H2loadCall } from './lib/h2load-load.ts';
 import { pinning, pinSelf } from './lib/pin.ts';
@@ -65,6 +67,7 @@ const { values } = parseArgs({
     'node-arg': { type: 'string', multiple: true, default: [] },
     compare: { type: 'string' },
     connections: { type: 'string' },
+    'keep-dumps': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -158,16 +161,21 @@ function printStages(name: string, threads: readonly ThreadDump[], pid: number, 
   const perfMap = `/tmp/perf-${pid}.map`;
   const rows: Array<[string, number]> = [];
   let others = 0;
+  const helpers = new Map<string, number>();
   for (const thread of threads) {
     if (thread.main) {
       rows.unshift(...stageRows(readProfile(thread.file, perfMap), thread.instructions, requests));
       continue;
     }
     const costs = readProfile(thread.file, perfMap);
-    if (!isWorkerThread(costs)) others += thread.instructions;
-    else rows.push(...stageRows(costs, thread.instructions, requests, 'native, on the worker thread and not caused by script').map(([stage, each]): [string, number] => [`worker thread: ${stage}`, each]));
+    if (isWorkerThread(costs)) {
+      rows.push(...stageRows(costs, thread.instructions, requests, 'native, on the worker thread and not caused by script').map(([stage, each]): [string, number] => [`worker thread: ${stage}`, each]));
+      continue;
+    }
+    others += thread.instructions;
+    for (const [kind, ir] of helperKinds(costs, thread.instructions)) helpers.set(kind, (helpers.get(kind) ?? 0) + ir);
   }
-  rows.push(["V8's other threads (optimising compiler, GC helpers)", others / requests]);
+  for (const [kind, ir] of helpers) rows.push([kind, ir / requests]);
   console.log(`\n| ${name}: stage | instructions per answer | share |`);
   console.log('|:--|--:|--:|');
   for (const [stage, each] of rows) if (each > 0 || !stage.startsWith('worker thread: ')) console.log(`| ${stage} | ${thousands(each)} | ${((each * requests * 100) / total).toFixed(1)} % |`);
@@ -368,5 +376,6 @@ try {
 } finally {
   for (const candidate of candidates.values()) await candidate.stop();
   await emulator.child.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (values['keep-dumps']) process.stderr.write(`bench: callgrind's dumps kept in ${dir} (the compiled functions' names in /tmp/perf-<pid>.map with --stages)\n`);
+  else rmSync(dir, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
  * stage whose pattern matches a function's name takes its own instructions. Node's own modules are
  * named `JS:<tier><name> node:<module>:<line>:<column>`; ours and our dependencies' by source path.
  */
-import { ownCosts, stageCosts, type FunctionCost, type Stage } from './callgrind-profile.ts';
+import { inclusive, ownCosts, stageCosts, type FunctionCost, type Stage } from './callgrind-profile.ts';
 
 export const STAGES: readonly Stage[] = [
   { stage: 'Node: HTTP/1.1, sockets, streams', match: / node:(_http_\w+|net|stream|internal\/(streams|stream_base_commons|http))[:/]/ },
@@ -45,4 +45,29 @@ export function stageRows(costs: Map<string, FunctionCost>, total: number, answe
   const rows: Array<[string, number]> = [...byStage].map(([stage, ir]) => [stage, ir / answers]);
   rows.push([native, Math.max(0, total - script) / answers]);
   return rows;
+}
+
+/**
+ * What V8's helper threads (its platform's workers, which every isolate of the process shares: the event
+ * loop's and a Node worker thread's) ran, told by the job each piece of work ran under (its inclusive
+ * cost): the optimising compilers' jobs, and the collector's.
+ */
+export const HELPER_KINDS: readonly Stage[] = [
+  { stage: "V8's other threads: optimising compiles (TurboFan, Maglev, Sparkplug)", match: /^v8::internal::(OptimizingCompileTaskExecutor::CompileTask|maglev::MaglevConcurrentDispatcher::JobTask|baseline::ConcurrentBaselineCompiler::JobDispatcher)::Run\(/ },
+  { stage: "V8's other threads: garbage collection (marking, sweeping, scavenges, evacuation)", match: /^v8::internal::(ConcurrentMarking::JobTask\w*|ScavengerCollector::JobTask|Sweeper::\w+|ArrayBufferSweeper::SweepingState::SweepingJob|PageEvacuationJob|PointersUpdatingJob|MarkCompactCollector::\w+)::Run\(/ },
+];
+
+/** A helper thread's instructions by kind (HELPER_KINDS), what none of them ran last as `other`. */
+export function helperKinds(costs: Map<string, FunctionCost>, total: number): Map<string, number> {
+  const out = new Map<string, number>(HELPER_KINDS.map(({ stage }) => [stage, 0]));
+  let told = 0;
+  for (const [name, cost] of costs) {
+    const kind = HELPER_KINDS.find(({ match }) => match.test(name));
+    if (!kind) continue;
+    const ir = inclusive(cost);
+    out.set(kind.stage, out.get(kind.stage)! + ir);
+    told += ir;
+  }
+  out.set("V8's other threads: other", Math.max(0, total - told));
+  return out;
 }

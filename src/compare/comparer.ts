@@ -112,7 +112,10 @@ export function recordFinding(name: string, finding: Finding, options: RecordOpt
 export async function findDifferences(input: ComparisonInput, options: FindOptions, signal: AbortSignal): Promise<Finding> {
   const how = diffOptions(input.method, input.request);
   const output = input.method.output;
-  const [candidate, again] = await Promise.all([input.askCandidate(signal, input.primaryBytes), options.noise ? input.askPrimary(signal) : undefined]);
+  let candidate: Outcome;
+  let again: Outcome | undefined;
+  if (options.noise) [candidate, again] = await Promise.all([input.askCandidate(signal, input.primaryBytes), input.askPrimary(signal)]);
+  else candidate = await input.askCandidate(signal, input.primaryBytes);
   if (candidate.kind === 'unanswered') return { result: 'errors', differences: [] };
   const noise = again && again.kind !== 'unanswered' ? { noisePaths: compareOutcomes(output, input.primary, again, how).map((d) => d.path) } : {};
   if (candidate === SAME_AS_PRIMARY) return { result: 'equal', differences: [], ...noise };

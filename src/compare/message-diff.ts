@@ -3,7 +3,9 @@
  * or JSON text. Both sides are first read into the method's response message
  * and written back in the contract's canonical JSON form, so an int64 sent as
  * a number or a string, an enum by name or number, a timestamp with three or
- * six fractional digits, and key order all come out the same. What is left is
+ * six fractional digits, and key order all come out the same (only the fields
+ * whose JSON differs are read so; text fields alone differing are already in
+ * that form, and are taken as they are). What is left is
  * walked with the message's descriptor, which says what each value is: an
  * absent field reads as its zero value, page tokens compare by presence, list
  * rows by position (when the caller asked for an order) or as sets keyed by
@@ -11,6 +13,7 @@
  */
 import { fromJson, toJson, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { fieldBehaviors } from '../contract/registry.ts';
+import { isPlainText, textFields } from '../contract/text-fields.ts';
 import { isObject, type Json } from '../vocabulary/json.ts';
 import type { DiffClass, FieldDifference } from './classes.ts';
 
@@ -43,11 +46,18 @@ export function diffMessages(desc: DescMessage, a: unknown, b: unknown, options:
   // Only the fields whose JSON differs are read into messages: one that is the same JSON on both sides is
   // the same value, and reads as its zero value on both sides of what is walked.
   const [onlyA, onlyB] = differingFields(a, b);
-  const left = canonicalMessage(desc, onlyA);
-  const right = canonicalMessage(desc, onlyB);
-  if (!left || !right) return left === right ? [] : [{ path: '(message)', class: 'value' }];
   const found = new Map<string, DiffClass>();
-  walkMessage(desc, left, right, '', { ...options, found, rows: rowsField(desc) });
+  const walk: Walk = { ...options, found, rows: rowsField(desc) };
+  // Text fields alone differing (a description, a name): their canonical form is the text as it is, so
+  // the walk reads them without the two messages being made and written back.
+  const plain = isObject(onlyA) && isObject(onlyB) ? plainTextFields(desc, onlyA, onlyB) : undefined;
+  if (plain) walkFields(plain, onlyA as Json, onlyB as Json, '', walk);
+  else {
+    const left = canonicalMessage(desc, onlyA);
+    const right = canonicalMessage(desc, onlyB);
+    if (!left || !right) return left === right ? [] : [{ path: '(message)', class: 'value' }];
+    walkMessage(desc, left, right, '', walk);
+  }
   return [...found].map(([path, cls]) => ({ path, class: cls }));
 }
 
@@ -56,10 +66,36 @@ function differingFields(a: unknown, b: unknown): [unknown, unknown] {
   if (!isObject(a) || !isObject(b)) return [a, b];
   const onlyA: Json = {};
   const onlyB: Json = {};
-  for (const key in a) if (!equalJson(a[key], b[key])) onlyA[key] = a[key];
-  for (const key in b) if (!(key in onlyA) && !equalJson(a[key], b[key])) onlyB[key] = b[key];
-  for (const key in onlyA) if (key in b) onlyB[key] = b[key];
+  for (const key in a) {
+    if (equalJson(a[key], b[key])) continue;
+    onlyA[key] = a[key];
+    if (key in b) onlyB[key] = b[key];
+  }
+  // A key of both sides was weighed above (equalJson reads both ways alike): only b's own are left.
+  for (const key in b) if (!Object.hasOwn(a, key) && b[key] !== undefined) onlyB[key] = b[key];
   return [onlyA, onlyB];
+}
+
+/**
+ * The fields to walk when every key of both cut answers names a text field outside a oneof (contract/
+ * text-fields.ts) and holds plain text or nothing: what reading them into the message and writing them
+ * back gives (a missing value reads as the empty text, the zero value either way). Undefined otherwise
+ * (a proto name, an unknown key, another kind of value): the messages are made.
+ */
+function plainTextFields(desc: DescMessage, onlyA: Json, onlyB: Json): DescField[] | undefined {
+  const { byJsonName } = textFields(desc);
+  for (const side of [onlyA, onlyB]) {
+    for (const key in side) {
+      const value = side[key];
+      if (!byJsonName.has(key) || !(value === undefined || isPlainText(value))) return undefined;
+    }
+  }
+  const fields: DescField[] = [];
+  for (const key in onlyA) fields.push(byJsonName.get(key)!);
+  for (const key in onlyB) if (!Object.hasOwn(onlyA, key)) fields.push(byJsonName.get(key)!);
+  // In the descriptor's order, as the whole message's walk notes them.
+  if (fields.length > 1) fields.sort((x, y) => desc.fields.indexOf(x) - desc.fields.indexOf(y));
+  return fields;
 }
 
 interface Walk extends DiffOptions {
@@ -75,10 +111,17 @@ function note(walk: Walk, path: string, cls: DiffClass): void {
   if (known === undefined || SEVERITY[cls] < SEVERITY[known]) walk.found.set(path, cls);
 }
 
+/** Each message's field of rows (null: none), found once. */
+const rowsFields = new WeakMap<DescMessage, DescField | null>();
+
 /** A List response carries its rows in its one repeated message field beside the paging fields. */
 function rowsField(desc: DescMessage): DescField | undefined {
-  if (!desc.fields.some((f) => f.name === 'next_page_token')) return undefined;
-  return desc.fields.find((f) => f.fieldKind === 'list' && f.listKind === 'message');
+  let rows = rowsFields.get(desc);
+  if (rows === undefined) {
+    rows = desc.fields.some((f) => f.name === 'next_page_token') ? (desc.fields.find((f) => f.fieldKind === 'list' && f.listKind === 'message') ?? null) : null;
+    rowsFields.set(desc, rows);
+  }
+  return rows ?? undefined;
 }
 
 function join(prefix: string, name: string): string {
@@ -86,7 +129,11 @@ function join(prefix: string, name: string): string {
 }
 
 function walkMessage(desc: DescMessage, a: Json, b: Json, prefix: string, walk: Walk): void {
-  for (const field of desc.fields) {
+  walkFields(desc.fields, a, b, prefix, walk);
+}
+
+function walkFields(fields: readonly DescField[], a: Json, b: Json, prefix: string, walk: Walk): void {
+  for (const field of fields) {
     const path = join(prefix, field.jsonName);
     const va = a[field.jsonName];
     const vb = b[field.jsonName];
@@ -182,8 +229,14 @@ function compareLeaf(field: DescField, a: unknown, b: unknown, path: string, wal
 
 /** Text that differs only in letter case, surrounding or repeated white space, or Unicode composition. */
 function sameWords(a: string, b: string): boolean {
-  const plain = (text: string) => text.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
-  return plain(a) === plain(b);
+  return plainWords(a) === plainWords(b);
+}
+
+/** Text of ASCII alone, which composition leaves as it is: not handed to ICU to be composed. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+function plainWords(text: string): string {
+  return (ASCII.test(text) ? text : text.normalize('NFC')).trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 function isZero(field: DescField, value: unknown): boolean {

@@ -8,7 +8,8 @@
  * `batchSize` are waiting. Each way carries as little as it can: a REST
  * answer as the text the caller got (a string is one copy; a document is
  * walked into a clone here and built again there), and the comparisons that
- * ended equal, unanswered or dropped as counts per method.
+ * ended alike (equal, unanswered, dropped, or differing the same way with
+ * nothing more to tell) as one finding and a count.
  *
  * Bounded as the queue was on the main thread: at most `capacity` waiting and
  * `concurrency` running are handed over and not yet ended (counted, by
@@ -101,7 +102,6 @@ const HANDOVER_MS = 2;
 const HANDOVER_JOBS = 32;
 
 const LOST: Finding = { result: 'errors', differences: [] };
-const EQUAL: Finding = { result: 'equal', differences: [] };
 const NOT_KEPT: Outcome = { kind: 'unanswered', why: 'the primary is asked again only with --compare-noise' };
 const UNCLONED: Outcome = { kind: 'unanswered', why: 'the primary\'s answer could not be handed over' };
 
@@ -127,7 +127,7 @@ export class OffThreadComparisons implements Comparisons {
   /** With `--compare-noise`, each open job's way to ask the primary again, by id. */
   readonly #asks = new Map<number, () => Promise<Outcome>>();
   #outgoing: JobMessage[] = [];
-  /** The hand-over of the jobs waiting in #outgoing, due HANDOVER_MS after the first. */
+  /** The hand-over of the jobs waiting in #outgoing, due HANDOVER_MS after the first (re-armed, not made again). */
   #handover: NodeJS.Timeout | undefined;
   #nextId = 1;
   #idle: (() => void)[] = [];
@@ -198,7 +198,8 @@ export class OffThreadComparisons implements Comparisons {
     const message: JobMessage = { id, method: job.name, request: job.request, primary: text === undefined ? job.primary : { kind: 'text', text }, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
     const waiting = this.#outgoing.push(message);
     if (waiting >= HANDOVER_JOBS) this.#flush();
-    else if (waiting === 1) this.#handover = setTimeout(this.#flush, HANDOVER_MS).unref();
+    // One timer, re-armed for each hand-over (a Timeout made per hand-over costs about what the job does).
+    else if (waiting === 1) this.#handover = this.#handover?.refresh() ?? setTimeout(this.#flush, HANDOVER_MS).unref();
     return true;
   }
 
@@ -228,9 +229,8 @@ export class OffThreadComparisons implements Comparisons {
     await this.#worker?.terminate();
   }
 
+  /** The jobs waiting, handed over; the timer, left armed when they leave before it, then finds none. */
   readonly #flush = (): void => {
-    clearTimeout(this.#handover);
-    this.#handover = undefined;
     if (this.#outgoing.length === 0) return;
     const jobs = this.#outgoing;
     this.#outgoing = [];
@@ -259,11 +259,7 @@ export class OffThreadComparisons implements Comparisons {
       else answer(NOT_KEPT);
       return;
     }
-    for (const { method, equal, errors, dropped } of message.tallies) {
-      if (equal > 0) this.#ended(method, equal, EQUAL);
-      if (errors > 0) this.#ended(method, errors, LOST);
-      if (dropped > 0) this.#ended(method, dropped, undefined);
-    }
+    for (const { method, finding, times } of message.tallies) this.#ended(method, times, finding);
     for (const result of message.results) this.#end(result.method, result.id, result.finding);
     this.#settle();
   }

@@ -58,11 +58,14 @@ export class ComparisonQueue {
       const job = this.#waiting.shift()!;
       this.#running++;
       // A job's own failure is its business (it counts it); the queue only keeps going.
-      job(this.#signal()).catch(() => {}).finally(() => {
-        this.#running--;
-        this.#next();
-        if (this.pending === 0) for (const resolve of this.#idle.splice(0)) resolve();
-      });
+      job(this.#signal()).then(this.#ended, this.#ended);
     }
   }
+
+  /** One handler for a job's end however it ends: no promise of its own, as catch and finally each make. */
+  readonly #ended = (): void => {
+    this.#running--;
+    this.#next();
+    if (this.pending === 0) for (const resolve of this.#idle.splice(0)) resolve();
+  };
 }

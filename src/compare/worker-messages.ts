@@ -55,14 +55,15 @@ export interface ResultMessage {
 }
 
 /**
- * The comparisons of one method that ended with nothing to tell but their end: equal, not answered, or
- * dropped by the worker's queue. Sent as counts, not one object each: most comparisons end so.
+ * Comparisons of one method that ended alike, sent as one finding and a count, not one object each: equal,
+ * not answered, dropped by the worker's queue (finding undefined), or differing in the same fields the same
+ * way with nothing else to tell (no sample, no noise, not transient), as a difference that persists does.
  */
 export interface Tally {
   readonly method: string;
-  readonly equal: number;
-  readonly errors: number;
-  readonly dropped: number;
+  /** Undefined: the worker's queue had no room for them. */
+  readonly finding: Finding | undefined;
+  readonly times: number;
 }
 
 export type ToWorker =

@@ -5,7 +5,7 @@
  * redacted, all off the gateway's event loop. It takes jobs in batches,
  * runs them through the same bounded queue and the same comparer as a replay
  * (queue.ts, comparer.ts), and sends the findings back in batches (the
- * equal, unanswered and dropped ones as counts): the counters, samples and
+ * ones that ended alike as one finding and a count): the counters, samples and
  * metrics stay the main thread's. A primary's answer that came as text is
  * parsed only when the candidate's answer is not those very bytes. Asking the
  * primary again goes through the main thread, which holds its runner.
@@ -36,9 +36,9 @@ const UNANSWERED: Finding = { result: 'errors', differences: [] };
 /** The primary's answers awaited, by ask. */
 const asks = new Map<number, (outcome: Outcome) => void>();
 let nextAsk = 1;
-/** Ended comparisons not yet sent: those with something to tell, and the counts of the rest by method. */
+/** Ended comparisons not yet sent: those with something of their own to tell, and the rest counted by how they ended. */
 let waiting: ResultMessage[] = [];
-let tallies = new Map<string, { equal: number; errors: number; dropped: number }>();
+let tallies = new Map<string, Map<string, { method: string; finding: Finding | undefined; times: number }>>();
 let ended = 0;
 let timer: NodeJS.Timeout | undefined;
 
@@ -48,39 +48,47 @@ function flush(): void {
   if (timer) clearTimeout(timer);
   timer = undefined;
   if (ended === 0) return;
-  send({ kind: 'results', results: waiting, tallies: [...tallies].map(([method, counts]) => ({ method, ...counts })) });
+  send({ kind: 'results', results: waiting, tallies: [...tallies.values()].flatMap((byEnd) => [...byEnd.values()]) });
   waiting = [];
   tallies = new Map();
   ended = 0;
 }
 
 /**
- * A comparison ended (finding undefined: the queue had no room for it). An equal, unanswered or dropped one
- * with nothing else to tell is counted by method; the rest are sent whole, by id. Either waits for others (each message
- * wakes the main thread's loop) a batch's time at most.
+ * A comparison ended (finding undefined: the queue had no room for it). One that ended as others of its
+ * method did, with nothing else to tell, is counted with them (one finding, a count); the rest are sent
+ * whole, by id. Either waits for others (each message wakes the main thread's loop) a batch's time at most.
  */
 function done(method: string, id: number, finding: Finding | undefined): void {
   // With --compare-noise the main thread holds each job's way to ask the primary until its end comes by id.
-  const kind = settings.noise ? undefined : finding === undefined ? 'dropped' : plainEnd(finding);
-  if (kind) {
-    let counts = tallies.get(method);
-    if (!counts) tallies.set(method, (counts = { equal: 0, errors: 0, dropped: 0 }));
-    counts[kind]++;
+  const end = settings.noise ? undefined : finding === undefined ? 'dropped' : endOf(finding);
+  if (end !== undefined) {
+    let byEnd = tallies.get(method);
+    if (!byEnd) tallies.set(method, (byEnd = new Map()));
+    const alike = byEnd.get(end);
+    if (alike) alike.times++;
+    else byEnd.set(end, { method, finding, times: 1 });
   } else waiting.push({ id, method, finding });
   if (++ended >= settings.batchSize) flush();
   else timer ??= setTimeout(flush, settings.batchMs);
 }
 
-/** Whether a finding is its result alone (equal, or not answered), so a count of it tells all. */
-function plainEnd(finding: Finding): 'equal' | 'errors' | undefined {
-  if (finding.differences.length > 0 || finding.noisePaths !== undefined || finding.sample !== undefined) return undefined;
-  return finding.result === 'equal' || finding.result === 'errors' ? finding.result : undefined;
+/**
+ * What a finding counts as where the counters read it (comparer.ts's recordFinding): its result and each
+ * difference's path, class and odd target; undefined when it carries more than a count can (a sample, noise,
+ * a transient's time), so it is sent whole.
+ */
+function endOf(finding: Finding): string | undefined {
+  if (finding.noisePaths !== undefined || finding.sample !== undefined || finding.transientMs !== undefined) return undefined;
+  let end: string = finding.result;
+  for (const d of finding.differences) end += `\t${d.path}\t${d.class}\t${d.odd ?? ''}`;
+  return end;
 }
 
 /**
  * A job as the comparer reads it. A primary answer that came as text is parsed only when read (a
  * candidate answering its very bytes never reads it); its bytes are what the candidate's answer is
- * held against. A class, so the getter is its prototype's, not defined again on each job's object.
+ * held against. A class, so the getter and the asks are its prototype's, not made again for each job.
  */
 class JobInput implements ComparisonInput {
   readonly method: DescMethod;
@@ -112,9 +120,13 @@ class JobInput implements ComparisonInput {
     return this.#primary;
   }
 
-  askPrimary = (): Promise<Outcome> => askPrimary(this.#job.id);
+  askPrimary(): Promise<Outcome> {
+    return askPrimary(this.#job.id);
+  }
 
-  askCandidate = (signal: AbortSignal, primaryBytes?: Uint8Array): Promise<Outcome> => this.#target.ask(this.method, this.request, this.#job.authorization, signal, primaryBytes);
+  askCandidate(signal: AbortSignal, primaryBytes?: Uint8Array): Promise<Outcome> {
+    return this.#target.ask(this.method, this.request, this.#job.authorization, signal, primaryBytes);
+  }
 }
 
 function askPrimary(id: number): Promise<Outcome> {

@@ -13,6 +13,7 @@ import type { RawQuery } from '../aip/list-request.ts';
 import { isObject, type Json } from '../vocabulary/json.ts';
 import { jsonPath } from './bindings.ts';
 import { fieldBehaviors } from './registry.ts';
+import { isPlainText, textFields } from './text-fields.ts';
 
 export interface RestCall {
   /** The rule's body field (proto name), `*` for the whole message, '' for none. */
@@ -26,6 +27,8 @@ export interface RestCall {
 /** The request message, in canonical JSON form, that a REST call carries. */
 export function requestFromRest(desc: DescMessage, call: RestCall): Json {
   const body = bodyObject(call.rawBody);
+  const plain = plainRequest(desc, call);
+  if (plain) return plain;
   const message: Json = call.body === '*' ? body : call.body ? { [jsonPath(desc, call.body)]: body } : {};
   for (const [key, values] of Object.entries(call.query)) {
     if (values === undefined) continue;
@@ -36,6 +39,25 @@ export function requestFromRest(desc: DescMessage, call: RestCall): Json {
   }
   for (const [variable, value] of Object.entries(call.variables)) setPath(message, jsonPath(desc, variable).split('.'), value);
   return canonicalRequest(desc, message);
+}
+
+/**
+ * The request of a call that carries its path's variables alone (no body field, no query), each naming a
+ * top-level text field and holding plain, non-empty text (text-fields.ts): its canonical form is those
+ * values as they are, in the message's field order, as protobuf would write them. Undefined otherwise.
+ * A Get or Delete by name is such a call, and the comparison asks for its request on every one.
+ */
+function plainRequest(desc: DescMessage, call: RestCall): Json | undefined {
+  if (call.body !== '') return undefined;
+  for (const key in call.query) if (call.query[key] !== undefined) return undefined;
+  const { byName } = textFields(desc);
+  for (const variable in call.variables) {
+    const value = call.variables[variable];
+    if (!byName.has(variable) || value === '' || !isPlainText(value)) return undefined;
+  }
+  const message: Json = {};
+  for (const field of desc.fields) if (Object.hasOwn(call.variables, field.name)) message[field.jsonName] = call.variables[field.name];
+  return message;
 }
 
 /** A request message's JSON as the contract encodes it; what does not decode is INVALID_ARGUMENT naming the field. */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { functionCosts, inclusive, ownCosts, perfMapNamer, stageCosts } from '../../bench/lib/callgrind-profile.ts';
+import { helperKinds } from '../../bench/lib/get-stages.ts';
 
 /** A dump as callgrind 3.19 writes it (compressed names, a call's inclusive cost on the line after `calls=`); counts made up. */
 const DUMP = [
@@ -51,5 +52,38 @@ describe('ownCosts and stageCosts', () => {
     expect(own.get('JS:*render file:///x/b.js:1:1')).toBeCloseTo(490);
     const stages = stageCosts(own, [{ stage: 'render', match: /b\.js/ }]);
     expect(Object.fromEntries(stages)).toEqual({ render: 490, 'other script': expect.closeTo(180) });
+  });
+});
+
+describe('helperKinds', () => {
+  /** A helper thread's dump: a compile job, a marking job (each with work of its own below it), and work of neither. */
+  const HELPER = [
+    'events: Ir',
+    'fn=(1) v8::platform::DefaultJobWorker::Run()',
+    '0 5',
+    'cfn=(2) v8::internal::OptimizingCompileTaskExecutor::CompileTask::Run(v8::JobDelegate*)',
+    'calls=1 0',
+    '0 300',
+    'cfn=(3) v8::internal::ConcurrentMarking::JobTaskMajor::Run(v8::JobDelegate*)',
+    'calls=1 0',
+    '0 200',
+    'fn=(2)',
+    '0 100',
+    'cfn=(4) v8::internal::compiler::turboshaft::OptimizePhase::Run(v8::internal::compiler::turboshaft::PipelineData*, v8::internal::Zone*)',
+    'calls=1 0',
+    '0 200',
+    'fn=(4)',
+    '0 200',
+    'fn=(3)',
+    '0 200',
+    'totals: 510',
+  ].join('\n');
+
+  it('tells a helper thread\'s work by the job it ran under, the rest as other, adding up to its total', () => {
+    expect(Object.fromEntries(helperKinds(functionCosts(HELPER), 510))).toEqual({
+      "V8's other threads: optimising compiles (TurboFan, Maglev, Sparkplug)": 300,
+      "V8's other threads: garbage collection (marking, sweeping, scavenges, evacuation)": 200,
+      "V8's other threads: other": 10,
+    });
   });
 });

@@ -94,3 +94,27 @@ describe('outcomes', () => {
     expect(compareOutcomes(Group, answered, { kind: 'unanswered', why: 'timeout' }, plain)).toEqual([]);
   });
 });
+
+describe('text fields alone differing (read as they are, without making the messages)', () => {
+  it('find what the messages made would: the same paths and classes, in the message\'s field order', () => {
+    // The answers' keys in another order than the message's fields: the differences still come in the fields' order.
+    const { description, ...rest } = group;
+    const reordered = { description, ...rest };
+    expect(diffMessages(Group, reordered, { ...group, description: 'the team (as the candidate has it)', name: 'ENG' }, plain)).toEqual([{ path: 'name', class: 'cosmetic' }, { path: 'description', class: 'value' }]);
+    // Text composed one way and the other, in another case: the same words.
+    expect(diffMessages(Group, { ...group, description: 'caf\u00e9' }, { ...group, description: 'CAFE\u0301' }, plain)).toEqual([{ path: 'description', class: 'cosmetic' }]);
+    expect(diffMessages(Group, { ...group, description: undefined }, { ...group, description: '' }, plain)).toEqual([]);
+    expect(diffMessages(Group, { name: 'x' }, { name: 'x', description: 'more' }, plain)).toEqual([{ path: 'description', class: 'dataLoss' }]);
+  });
+  it('compare what a create assigns (uid) by shape only', () => {
+    expect(diffMessages(Group, group, { ...group, uid: 'a1/c3' }, { ordered: false, created: true })).toEqual([]);
+    expect(diffMessages(Group, group, { ...group, uid: 'a1' }, { ordered: false, created: true })).toEqual([{ path: 'uid', class: 'dataLoss' }]);
+  });
+  it('leave text protobuf would refuse (a lone surrogate) to the messages, which cannot be made', () => {
+    expect(diffMessages(Group, group, { ...group, description: 'the team\ud800' }, plain)).toEqual([{ path: '(message)', class: 'value' }]);
+  });
+  it('leave a field by its proto name, or a key the contract does not have, to the messages', () => {
+    expect(diffMessages(ListGroups, { nextPageToken: 'abc' }, { next_page_token: 'xyz' }, plain)).toEqual([]);
+    expect(diffMessages(Group, group, { ...group, notAField: 'x' }, plain)).toEqual([]);
+  });
+});

@@ -104,8 +104,10 @@ function job(authorization = 'Bearer test-token-0123456789'): ShadowJob {
   };
 }
 
-function comparisons(options: { entry?: URL; restart?: RestartPolicy; settings?: WorkerSettings } = {}) {
+function comparisons(options: { entry?: URL; restart?: RestartPolicy; settings?: Partial<WorkerSettings> } = {}) {
+  const { settings, ...rest } = options;
   const found: Array<[string, Finding['result']]> = [];
+  const told: Array<{ finding: Finding; times: number }> = [];
   const dropped: string[] = [];
   const warnings: string[] = [];
   const infos: string[] = [];
@@ -114,17 +116,20 @@ function comparisons(options: { entry?: URL; restart?: RestartPolicy; settings?:
   const ups: boolean[] = [];
   const restarts: WorkerPhase[] = [];
   const offThread = new OffThreadComparisons({
-    settings: SETTINGS,
+    settings: { ...SETTINGS, ...settings },
     // The worker may count comparisons that ended alike as one finding `times` over: each is told here.
-    record: (name, finding, times) => found.push(...Array.from({ length: times }, (): [string, Finding['result']] => [name, finding.result])),
+    record: (name, finding, times) => {
+      told.push({ finding, times });
+      found.push(...Array.from({ length: times }, (): [string, Finding['result']] => [name, finding.result]));
+    },
     dropped: (name, times) => dropped.push(...Array.from({ length: times }, () => name)),
     stopTook: (_name, result, times) => tookByStop.push([result, times]),
     health: { up: (loaded) => ups.push(loaded), restarted: (after) => restarts.push(after) },
     warn: (message) => warnings.push(message),
     info: (message) => infos.push(message),
-    ...options,
+    ...rest,
   });
-  return { offThread, found, dropped, warnings, infos, tookByStop, ups, restarts };
+  return { offThread, found, told, dropped, warnings, infos, tookByStop, ups, restarts };
 }
 
 async function until(done: () => boolean, what: string, ms = 5000): Promise<void> {
@@ -147,6 +152,43 @@ describe('the comparisons handed to the worker', () => {
       expect(found).toEqual([[GET_GROUP, 'errors'], [GET_GROUP, 'errors']]);
       expect(dropped).toEqual([]);
       expect(warnings).toEqual([]);
+    } finally {
+      await offThread.close();
+    }
+  });
+
+  it('that differ alike come back as one finding and their count; one with a sample to keep comes back alone', async () => {
+    // The candidate answers {} to every call: each comparison finds the same two fields missing there.
+    const differences = [{ path: 'uid', class: 'dataLoss' }, { path: 'name', class: 'dataLoss' }];
+    const alike = comparisons({ settings: { url: candidateUrl, capacity: 10 } });
+    try {
+      for (let i = 0; i < 3; i++) expect(alike.offThread.offer(job())).toBe(true);
+      await alike.offThread.drained();
+      expect(alike.told).toEqual([{ finding: { result: 'dataLoss', differences }, times: 3 }]);
+    } finally {
+      await alike.offThread.close();
+    }
+    const sampled = comparisons({ settings: { url: candidateUrl, capacity: 10, keepSamples: true } });
+    try {
+      for (let i = 0; i < 2; i++) expect(sampled.offThread.offer(job())).toBe(true);
+      await sampled.offThread.drained();
+      expect(sampled.told.map(({ finding, times }) => [finding.result, finding.sample !== undefined, times])).toEqual([['dataLoss', true, 1], ['dataLoss', true, 1]]);
+    } finally {
+      await sampled.offThread.close();
+    }
+  });
+
+  it('leave within the hand-over\'s time, the first and a later one alike, with no drain to send them', async () => {
+    const { offThread } = comparisons({ settings: { url: candidateUrl } });
+    try {
+      await offThread.ready();
+      Atomics.store(seen, 0, 0);
+      for (const expected of [1, 2]) {
+        expect(offThread.offer(job())).toBe(true);
+        // The worker asks the candidate only once the job is handed over: HANDOVER_MS after the offer.
+        for (let i = 0; i < 500 && Atomics.load(seen, 0) < expected; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(Atomics.load(seen, 0)).toBe(expected);
+      }
     } finally {
       await offThread.close();
     }
