@@ -9,12 +9,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../request/context.ts';
+import type { StoreListQuery } from '../store/types.ts';
 
 /**
- * How a read made inside a write's transaction holds what it read: 'share', the rows stay as read
- * until the write commits (a replica revoking one meanwhile waits for it). Unset: a plain read.
+ * How a read made inside a write's transaction holds what it read, as the store offers it (its list
+ * query's `lock`): 'share', the rows stay as read until the write commits (a replica revoking one
+ * meanwhile waits for it). Unset: a plain read.
  */
-export type ReadLock = 'share' | undefined;
+export type ReadLock = StoreListQuery['lock'];
 
 /** What authorization reads of the store, and nothing else. */
 export interface AccessReader {
