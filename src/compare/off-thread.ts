@@ -131,7 +131,10 @@ export class OffThreadComparisons implements Comparisons {
   #handover: NodeJS.Timeout | undefined;
   #nextId = 1;
   #idle: (() => void)[] = [];
+  /** Closing: a worker that stops is not started again. */
   #closing = false;
+  /** The worker is being ended by close(). */
+  #terminating = false;
   /** Settled once the first worker has loaded, or is gone. */
   readonly #ready: Promise<void>;
   #readied!: () => void;
@@ -221,11 +224,14 @@ export class OffThreadComparisons implements Comparisons {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
+  /** Waits for the comparisons handed over, then ends the worker; one that stops meanwhile is not started again. */
   async close(): Promise<void> {
-    await this.drained();
     this.#closing = true;
+    await this.drained();
     clearTimeout(this.#restart);
     this.#restart = undefined;
+    // Its exit is this close's doing: nothing to tell.
+    this.#terminating = true;
     await this.#worker?.terminate();
   }
 
@@ -318,7 +324,10 @@ export class OffThreadComparisons implements Comparisons {
     this.#outgoing = [];
     this.#settle();
     this.#readied();
-    if (this.#closing) return;
+    if (this.#closing) {
+      if (!this.#terminating) options.warn(`comparison: its worker thread stopped while the gateway closes (${cause(error)}); ${underWay} comparison(s) under way count as errors`);
+      return;
+    }
     const waitMs = this.#backoff.next(loadedAt === undefined ? undefined : performance.now() - loadedAt);
     options.warn(`comparison: its worker thread stopped while ${phase} (${cause(error)}); ${underWay} comparison(s) under way count as errors, `
       + `and those offered until it runs again as dropped; starting it again in ${waitMs / 1000} s`);

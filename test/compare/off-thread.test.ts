@@ -281,6 +281,29 @@ describe('a worker that stops', () => {
     }
   });
 
+  it('that stops while the gateway closes is not started again, and the log says so; a close of its own says nothing', async () => {
+    const { offThread, found, warnings, restarts } = comparisons({
+      entry: new URL('./exiting-worker.ts', import.meta.url),
+      settings: { ...SETTINGS, url: candidateUrl },
+      restart: { firstMs: 50, maxMs: 50, healthyMs: 60_000 },
+    });
+    await offThread.ready();
+    expect(offThread.offer(job())).toBe(true);
+    await offThread.drained();
+    // Its second batch leaves with the close's drain: the worker exits holding it.
+    expect(offThread.offer(job())).toBe(true);
+    await offThread.close();
+    expect(found.slice(1)).toEqual([[GET_GROUP, 'errors']]);
+    expect(warnings).toEqual(['comparison: its worker thread stopped while the gateway closes (exited with code 3); 1 comparison(s) under way count as errors']);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(restarts).toEqual([]);
+
+    const quiet = comparisons({ settings: { ...SETTINGS, url: candidateUrl } });
+    await quiet.offThread.ready();
+    await quiet.offThread.close();
+    expect(quiet.warnings).toEqual([]);
+  });
+
   it('that fails as it loads is tried again and again, the wait doubling to its cap, its comparisons all counted and its error\'s text never logged', async () => {
     const { offThread, found, warnings, tookByStop, ups, restarts } = comparisons({
       entry: new URL('./failing-worker.ts', import.meta.url),
