@@ -23,6 +23,8 @@ interface HeapAt {
 /** One collection as `v8.GCProfiler` reports it. */
 export interface Collection {
   gcType: string;
+  /** The collection's pause on the event loop's thread, µs. */
+  cost?: number;
   beforeGC: HeapAt;
   afterGC: HeapAt;
 }
@@ -30,7 +32,45 @@ export interface Collection {
 /** The sampler's file. */
 export interface AllocationWindow {
   profile: { head: ProfileNode };
-  gc: { usedAtStart: number; usedAtEnd: number; collections: Collection[] };
+  /** `minorFaults`: the process's minor page faults over the window (memory the kernel had to map on first touch). */
+  gc: { usedAtStart: number; usedAtEnd: number; collections: Collection[]; minorFaults?: number };
+}
+
+/** A node of V8's CPU profile (the inspector's `Profiler.ProfileNode`): `hitCount` samples stopped in it. */
+export interface CpuProfileNode {
+  id: number;
+  callFrame: ProfileNode['callFrame'];
+  hitCount?: number;
+}
+
+/** The sampler's file with `$V2GW_CPU_PROFILE_US` (the inspector's `Profiler.Profile`). */
+export interface CpuWindow {
+  cpuProfile: { nodes: CpuProfileNode[]; startTime: number; endTime: number };
+  gc: AllocationWindow['gc'];
+}
+
+/** What V8's CPU profiler names the event loop waiting: not CPU the process spent. */
+export const IDLE = '(idle)';
+
+/**
+ * Samples of the event loop's thread per function (its frame name, as `bytesBySite` names it), over every
+ * stack it ran at; V8's own entries (`(garbage collector)`, `(program)`, `(idle)`) as they are.
+ */
+export function samplesBySite(nodes: readonly CpuProfileNode[]): Map<string, number> {
+  const sites = new Map<string, number>();
+  for (const { callFrame, hitCount } of nodes) {
+    if (!hitCount) continue;
+    const name = frameName(callFrame);
+    sites.set(name, (sites.get(name) ?? 0) + hitCount);
+  }
+  return sites;
+}
+
+/** The collections' pauses on the event loop's thread over the window by kind, µs. */
+export function collectionCosts(collections: readonly Collection[]): Map<string, number> {
+  const costs = new Map<string, number>();
+  for (const { gcType, cost } of collections) costs.set(gcType, (costs.get(gcType) ?? 0) + (cost ?? 0));
+  return costs;
 }
 
 /**

@@ -43,7 +43,7 @@ export interface ListenerOptions {
   requestTimeoutMs?: number;
   /** How long an idle HTTP/1 keep-alive connection is kept. */
   keepAliveTimeoutMs?: number;
-  /** How long an HTTP/2 session may stay silent before it is sent GOAWAY. */
+  /** How long an HTTP/2 session may stay silent (no byte read or written) before it is sent GOAWAY: within an eighth of it more. */
   sessionTimeoutMs?: number;
   /** How long a new connection may take to show its protocol (or finish the TLS handshake) before it is dropped. */
   sniffTimeoutMs?: number;
@@ -160,10 +160,10 @@ class Listener extends http.Server {
 
     this.#offerStreams(streams);
 
+    const silence = new SilenceSweep(settings.sessionTimeoutMs);
     this.#inner.on('session', (session: Http2Session) => {
-      // Graceful, like Fastify's own http2 servers: in-flight streams finish, the client reconnects.
-      session.setTimeout(settings.sessionTimeoutMs, () => session.close());
-      if (this.#closing) session.close();
+      if (this.#closing) return session.close();
+      silence.watch(session);
     });
   }
 
@@ -265,6 +265,67 @@ class Listener extends http.Server {
   override closeAllConnections(): void {
     for (const socket of this.#sockets) socket.destroy();
   }
+}
+
+/** How many sweeps a session timeout is divided into: a silent session is closed between one timeout and 1 1/8 of it. */
+const SWEEPS_PER_TIMEOUT = 8;
+
+/**
+ * Sends GOAWAY to each HTTP/2 session silent (no byte read or written) for `timeoutMs`: graceful, like
+ * Fastify's own http2 servers, in-flight streams finish and the client reconnects.
+ *
+ * Why not `session.setTimeout`: Node then refreshes the session's timer (takes it out of its timer list
+ * and puts it back at the end) on every frame the session reads or writes, several times a unary call.
+ * Sweeping the sessions a few times a timeout does the same job with none of that per call: a session's
+ * socket counts the bytes it moved, and a count unchanged for a whole timeout is silence.
+ */
+class SilenceSweep {
+  readonly #timeoutMs: number;
+  /** Each session watched: the bytes its socket had moved when last swept, and since when that count stood. */
+  readonly #sessions = new Map<Http2Session, { moved: number; since: number }>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  watch(session: Http2Session): void {
+    this.#sessions.set(session, { moved: moved(session), since: performance.now() });
+    session.once('close', () => this.#forget(session));
+    this.#timer ??= setInterval(() => this.#sweep(), Math.max(1, Math.floor(this.#timeoutMs / SWEEPS_PER_TIMEOUT))).unref();
+  }
+
+  #forget(session: Http2Session): void {
+    this.#sessions.delete(session);
+    if (this.#sessions.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  #sweep(): void {
+    const now = performance.now();
+    for (const [session, seen] of this.#sessions) {
+      if (session.closed || session.destroyed) {
+        this.#forget(session);
+        continue;
+      }
+      const bytes = moved(session);
+      if (bytes !== seen.moved) {
+        seen.moved = bytes;
+        seen.since = now;
+      } else if (now - seen.since >= this.#timeoutMs) {
+        this.#forget(session);
+        session.close();
+      }
+    }
+  }
+}
+
+/** The bytes a session's socket has read and written so far. */
+function moved(session: Http2Session): number {
+  const socket = session.socket as Socket | undefined;
+  return socket ? socket.bytesRead + socket.bytesWritten : 0;
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {

@@ -3,7 +3,7 @@
  * over the window from the collections' before/after figures, and the sampled bytes by allocating function.
  */
 import { describe, expect, it } from 'vitest';
-import { allocatedBytes, bytesBySite, collectionCounts, frameName, promotedBytes, type Collection, type ProfileNode } from '../../bench/lib/allocation-profile.ts';
+import { allocatedBytes, bytesBySite, collectionCosts, collectionCounts, frameName, promotedBytes, samplesBySite, type Collection, type ProfileNode } from '../../bench/lib/allocation-profile.ts';
 
 const collection = (gcType: string, before: number, after: number): Collection => ({ gcType, beforeGC: { heapStatistics: { usedHeapSize: before } }, afterGC: { heapStatistics: { usedHeapSize: after } } });
 
@@ -36,5 +36,21 @@ describe('allocation profile', () => {
     ]);
     expect(bytesBySite(head)).toEqual(new Map([['emit node:events:10', 160], ['handle node:_http_server:10', 40], ['(V8 API)', 8]]));
     expect(frameName({ functionName: '', url: 'node:net', lineNumber: 0, columnNumber: 3 })).toBe('(anonymous) node:net:1');
+  });
+
+  it("sums a CPU profile's samples per function over every stack it ran at, V8's entries as they are", () => {
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 9, columnNumber: 0 });
+    expect(samplesBySite([
+      { id: 1, callFrame: frame('(root)', ''), hitCount: 0 },
+      { id: 2, callFrame: frame('emit', 'node:events'), hitCount: 3 },
+      { id: 3, callFrame: frame('(garbage collector)', ''), hitCount: 2 },
+      { id: 4, callFrame: frame('emit', 'node:events'), hitCount: 4 },
+      { id: 5, callFrame: frame('(idle)', '') },
+    ])).toEqual(new Map([['emit node:events:10', 7], ['(garbage collector)', 2]]));
+  });
+
+  it("sums the collections' pauses by kind", () => {
+    const timed = (gcType: string, cost: number): Collection => ({ ...collection(gcType, 2, 1), cost });
+    expect(collectionCosts([timed('Scavenge', 300), timed('MarkSweepCompact', 5_000), timed('Scavenge', 250)])).toEqual(new Map([['Scavenge', 550], ['MarkSweepCompact', 5_000]]));
   });
 });

@@ -286,6 +286,57 @@ describe('cleartext: HTTP/1.1 and h2c on one port', () => {
   });
 });
 
+describe('an HTTP/2 session left silent', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('is sent GOAWAY once silent for the session timeout; one still in use is not', async () => {
+    const { port } = await start({ sessionTimeoutMs: 300 });
+    const idle = await connectH2(`http://127.0.0.1:${port}`);
+    const busy = await connectH2(`http://127.0.0.1:${port}`);
+    let idleAway = 0;
+    let busyAway = 0;
+    idle.on('goaway', () => (idleAway = Date.now()));
+    busy.on('goaway', () => (busyAway = Date.now()));
+    const started = Date.now();
+    expect((await h2(idle, '/hello')).status).toBe(200);
+    // The busy session asks every 100 ms for three times the timeout: never silent for it.
+    while (Date.now() - started < 900) {
+      expect((await h2(busy, '/hello')).status).toBe(200);
+      await sleep(100);
+    }
+    await sleep(300);
+    expect(idleAway).toBeGreaterThan(0);
+    expect(idleAway - started).toBeGreaterThanOrEqual(300);
+    expect(busyAway === 0 || busyAway - started >= 1_100).toBe(true);
+    idle.destroy();
+    busy.destroy();
+  });
+
+  it('is timed without a timer refreshed by every frame (the sessions are swept)', async () => {
+    const { port } = await start({ sessionTimeoutMs: 60_000 });
+    const session = await connectH2(`http://127.0.0.1:${port}`);
+    // The first request read past the sniff, whose timeout the connection's first read refreshes once.
+    expect((await h2(session, '/hello')).status).toBe(200);
+    // Node's Timeout, whose refresh() its HTTP/2 session calls on every frame it reads or writes when given a timeout.
+    const timeout = setTimeout(() => {}, 0);
+    clearTimeout(timeout);
+    const prototype = Object.getPrototypeOf(timeout) as { refresh: (this: unknown) => unknown };
+    const refresh = prototype.refresh;
+    let refreshed = 0;
+    prototype.refresh = function (this: unknown) {
+      refreshed++;
+      return refresh.call(this);
+    };
+    try {
+      for (let i = 0; i < 20; i++) expect((await h2(session, '/hello')).status).toBe(200);
+    } finally {
+      prototype.refresh = refresh;
+    }
+    expect(refreshed).toBe(0);
+    session.destroy();
+  });
+});
+
 describe('TLS: ALPN chooses', () => {
   it('serves HTTP/1.1 and h2 against the test certificate', async () => {
     const { port } = await start({ tls: { cert, key } });
