@@ -67,7 +67,7 @@ export interface Tally {
 }
 
 export type ToWorker =
-  /** The comparisons the main thread chose within one hand-over (off-thread.ts, HANDOVER_MS). */
+  /** The comparisons the main thread chose within one hand-over (tap.ts, HANDOVER_MS). */
   | { readonly kind: 'jobs'; readonly jobs: readonly JobMessage[] }
   /** The primary's answer when asked again (`ask`), for the comparison that asked. */
   | { readonly kind: 'answer'; readonly ask: number; readonly outcome: Outcome }
