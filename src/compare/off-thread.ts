@@ -31,7 +31,7 @@ import type { Json } from '../vocabulary/json.ts';
 import { WORKER_NAME } from './worker-name.ts';
 import type { Finding } from './comparer.ts';
 import type { Outcome } from './outcome.ts';
-import type { FromWorker, JobMessage, ToWorker, WorkerSettings } from './worker-messages.ts';
+import { eachJob, pushJob, type FromWorker, type JobBatch, type ToWorker, type WorkerSettings } from './worker-messages.ts';
 import { RestartBackoff, type RestartPolicy } from './worker-restart.ts';
 
 /** A comparison the tap chose: the call as the primary saw it. */
@@ -126,7 +126,8 @@ export class OffThreadComparisons implements Comparisons {
   readonly #openByName = new Map<string, number>();
   /** With `--compare-noise`, each open job's way to ask the primary again, by id. */
   readonly #asks = new Map<number, () => Promise<Outcome>>();
-  #outgoing: JobMessage[] = [];
+  /** The jobs offered and not yet handed over, flat (worker-messages.ts's JobBatch). */
+  #outgoing: JobBatch = [];
   #nextId = 1;
   #idle: (() => void)[] = [];
   /** Closing: a worker that stops is not started again. */
@@ -195,9 +196,7 @@ export class OffThreadComparisons implements Comparisons {
     this.#open++;
     this.#openByName.set(job.name, (this.#openByName.get(job.name) ?? 0) + 1);
     if (this.#asksAgain) this.#asks.set(id, job.askPrimary);
-    const text = job.primaryText;
-    const message: JobMessage = { id, method: job.name, request: job.request, primary: text === undefined ? job.primary : { kind: 'text', text }, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
-    const waiting = this.#outgoing.push(message);
+    const waiting = pushJob(this.#outgoing, id, job.name, job.request, job.primaryText ?? job.primary, job.authorization, job.readOnly, job.protocol);
     if (waiting >= HANDOVER_JOBS) this.#flush();
     else if (waiting === 1) queueMicrotask(this.#flush);
     return true;
@@ -239,7 +238,7 @@ export class OffThreadComparisons implements Comparisons {
     this.#outgoing = [];
     if (this.#send({ kind: 'jobs', jobs })) return;
     // Something in a job would not clone (requests and answers are JSON: it should not happen): it fails alone.
-    for (const job of jobs) if (!this.#send({ kind: 'jobs', jobs: [job] })) this.#end(job.method, job.id, LOST);
+    for (const { id, method, alone } of eachJob(jobs)) if (!this.#send({ kind: 'jobs', jobs: alone })) this.#end(method, id, LOST);
     this.#settle();
   };
 
