@@ -2,10 +2,11 @@
  * The comparisons the tap chooses (tap.ts), made on a worker thread
  * (worker.ts): the main thread, the caller's, only hands each job over and
  * counts each finding when it comes back. Both ways go in batches, since each
- * message wakes the receiving thread's event loop: the jobs chosen within
- * HANDOVER_MS of each other leave in one message (at once when HANDOVER_JOBS
- * wait), and the worker sends its findings every `batchMs` or once
- * `batchSize` are waiting. Each way carries as little as it can: a REST
+ * message wakes the receiving thread's event loop: the jobs offered in one run
+ * of the main thread's code leave in one message (HANDOVER_JOBS at most) once
+ * it ends, and the tap offers the calls of its hand-over's time (tap.ts's
+ * HANDOVER_MS) in one run; the worker sends its findings every `batchMs` or
+ * once `batchSize` are waiting. Each way carries as little as it can: a REST
  * answer as the text the caller got (a string is one copy; a document is
  * walked into a clone here and built again there), and the comparisons that
  * ended alike (equal, unanswered, dropped, or differing the same way with
@@ -30,7 +31,7 @@ import type { Json } from '../vocabulary/json.ts';
 import { WORKER_NAME } from './worker-name.ts';
 import type { Finding } from './comparer.ts';
 import type { Outcome } from './outcome.ts';
-import type { FromWorker, JobMessage, ToWorker, WorkerSettings } from './worker-messages.ts';
+import { eachJob, pushJob, type FromWorker, type JobBatch, type ToWorker, type WorkerSettings } from './worker-messages.ts';
 import { RestartBackoff, type RestartPolicy } from './worker-restart.ts';
 
 /** A comparison the tap chose: the call as the primary saw it. */
@@ -95,10 +96,9 @@ const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.me
 export { WORKER_NAME } from './worker-name.ts';
 
 /**
- * Each message wakes the worker's event loop, which costs about what a comparison's own work does: a chosen
- * job waits up to HANDOVER_MS for others to leave with it, and HANDOVER_JOBS waiting leave at once.
+ * Each message wakes the worker's event loop, which costs about what a comparison's own work does: the jobs
+ * offered in one run leave together, once it ends (a microtask), HANDOVER_JOBS at most a message.
  */
-const HANDOVER_MS = 2;
 const HANDOVER_JOBS = 32;
 
 const LOST: Finding = { result: 'errors', differences: [] };
@@ -126,9 +126,8 @@ export class OffThreadComparisons implements Comparisons {
   readonly #openByName = new Map<string, number>();
   /** With `--compare-noise`, each open job's way to ask the primary again, by id. */
   readonly #asks = new Map<number, () => Promise<Outcome>>();
-  #outgoing: JobMessage[] = [];
-  /** The hand-over of the jobs waiting in #outgoing, due HANDOVER_MS after the first (re-armed, not made again). */
-  #handover: NodeJS.Timeout | undefined;
+  /** The jobs offered and not yet handed over, flat (worker-messages.ts's JobBatch). */
+  #outgoing: JobBatch = [];
   #nextId = 1;
   #idle: (() => void)[] = [];
   /** Closing: a worker that stops is not started again. */
@@ -197,12 +196,9 @@ export class OffThreadComparisons implements Comparisons {
     this.#open++;
     this.#openByName.set(job.name, (this.#openByName.get(job.name) ?? 0) + 1);
     if (this.#asksAgain) this.#asks.set(id, job.askPrimary);
-    const text = job.primaryText;
-    const message: JobMessage = { id, method: job.name, request: job.request, primary: text === undefined ? job.primary : { kind: 'text', text }, authorization: job.authorization, readOnly: job.readOnly, protocol: job.protocol };
-    const waiting = this.#outgoing.push(message);
+    const waiting = pushJob(this.#outgoing, id, job.name, job.request, job.primaryText ?? job.primary, job.authorization, job.readOnly, job.protocol);
     if (waiting >= HANDOVER_JOBS) this.#flush();
-    // One timer, re-armed for each hand-over (a Timeout made per hand-over costs about what the job does).
-    else if (waiting === 1) this.#handover = this.#handover?.refresh() ?? setTimeout(this.#flush, HANDOVER_MS).unref();
+    else if (waiting === 1) queueMicrotask(this.#flush);
     return true;
   }
 
@@ -235,14 +231,14 @@ export class OffThreadComparisons implements Comparisons {
     await this.#worker?.terminate();
   }
 
-  /** The jobs waiting, handed over; the timer, left armed when they leave before it, then finds none. */
+  /** The jobs waiting, handed over; a microtask queued for them that finds they have left does nothing. */
   readonly #flush = (): void => {
     if (this.#outgoing.length === 0) return;
     const jobs = this.#outgoing;
     this.#outgoing = [];
     if (this.#send({ kind: 'jobs', jobs })) return;
     // Something in a job would not clone (requests and answers are JSON: it should not happen): it fails alone.
-    for (const job of jobs) if (!this.#send({ kind: 'jobs', jobs: [job] })) this.#end(job.method, job.id, LOST);
+    for (const { id, method, alone } of eachJob(jobs)) if (!this.#send({ kind: 'jobs', jobs: alone })) this.#end(method, id, LOST);
     this.#settle();
   };
 
@@ -309,8 +305,6 @@ export class OffThreadComparisons implements Comparisons {
     const phase: WorkerPhase = loadedAt === undefined ? 'starting' : 'running';
     this.#worker = undefined;
     this.#loadedAt = undefined;
-    clearTimeout(this.#handover);
-    this.#handover = undefined;
     options.health?.up(false);
     let underWay = 0;
     for (const [name, open] of this.#openByName) {

@@ -78,6 +78,8 @@ export class Shadowing {
   readonly #samplesKey: Buffer | undefined;
   readonly #teamExpected: readonly ExpectedDifference[];
   #expectations = new Expectations([]);
+  /** The tap, once made: the calls it has noted and not yet considered are considered before a drain or a close. */
+  #tap: ComparingRunner | undefined;
 
   private constructor(settings: ShadowingSettings, store: CounterStore, registry: Registry, log: ShadowingLog) {
     this.#settings = settings;
@@ -137,7 +139,7 @@ export class Shadowing {
     const s = this.#settings;
     const metrics = this.#metrics;
     this.#expectations = new Expectations([...this.#teamExpected, ...declaredExpectations(bindings)]);
-    return new ComparingRunner(runner, {
+    return this.#tap = new ComparingRunner(runner, {
       bindings,
       comparisons: this.comparisons,
       counters: this.#store.counters,
@@ -178,10 +180,12 @@ export class Shadowing {
 
   /** Resolves once every comparison under way has ended and counted here (tests, shutdown). */
   async drained(): Promise<void> {
+    this.#tap?.considerSettled();
     await this.comparisons?.drained();
   }
 
   async close(): Promise<void> {
+    this.#tap?.considerSettled();
     await this.comparisons?.close();
     await this.#capture?.close();
     await this.#store.close();

@@ -1,11 +1,12 @@
 /**
  * The comparison tap: a runner in front of the real one. Every operation runs
- * as before and its answer goes back to the caller untouched; only once it is
- * settled, and on a later turn of the event loop, is the call considered for
- * comparison (read-only? sampled?) and, if chosen, handed to the comparisons
- * (off-thread.ts: a worker thread asks the candidate and diffs). The caller
- * never waits for the candidate; a full queue drops the comparison and counts
- * it. Below both transports, so REST, gRPC, gRPC-Web and
+ * as before and its answer goes back to the caller untouched. Once it is
+ * settled the call is only noted; the calls settled within HANDOVER_MS of the
+ * first are considered together when that time is up, off the caller's turn
+ * (read-only? sampled?), and those chosen are handed to the comparisons
+ * (off-thread.ts: a worker thread asks the candidate and diffs) in one go. The
+ * caller never waits for the candidate; a full queue drops the comparison and
+ * counts it. Below both transports, so REST, gRPC, gRPC-Web and
  * Connect calls are all seen, as the same request message.
  */
 import type { DescMessage } from '@bufbuild/protobuf';
@@ -43,11 +44,25 @@ export interface TapOptions {
   readonly onSkipped?: (method: string) => void;
 }
 
+/**
+ * How long a settled call waits for others to be considered and handed over with it, in ms. A compared
+ * call then costs the turn that answered it only a note: its consideration (the request message, the
+ * checks) and the hand-over's message come on a turn of their own, once for all the calls of this time,
+ * not on the turn after each answer, where they ran before the process let its core go to whoever
+ * waits for that answer.
+ */
+export const HANDOVER_MS = 2;
+
+/** A settled call's slots in `#settled`: the operation, its context, its answer or error, whether it answered. */
+const SLOTS = 4;
+
 export class ComparingRunner implements Runner {
   readonly #inner: Runner;
   readonly #options: TapOptions;
-  /** Calls settled this turn, considered together on the next one: one setImmediate for them all. */
-  #settled: Array<() => void> = [];
+  /** The calls settled since the last consideration, SLOTS each (a flat array: no record or task made a call). */
+  #settled: unknown[] = [];
+  /** Considers #settled HANDOVER_MS after the first (re-armed, not made again). */
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(inner: Runner, options: TapOptions) {
     this.#inner = inner;
@@ -57,21 +72,24 @@ export class ComparingRunner implements Runner {
   execute(op: Operation, ctx: RequestContext): Promise<Json> {
     const answer = this.#inner.execute(op, ctx);
     // The binding and request message the transport read the call from (an operation no transport made is not compared).
-    const call = op.call;
-    if (!call) return answer;
-    const consider = (outcome: Outcome) => this.#later(() => this.#consider(call, op, ctx, outcome));
-    answer.then((document) => consider(answered(document)), (error: unknown) => consider(failed(error)));
+    if (!op.call) return answer;
+    answer.then((document) => this.#note(op, ctx, document, true), (error: unknown) => this.#note(op, ctx, error, false));
     return answer;
   }
 
-  #later(task: () => void): void {
-    if (this.#settled.push(task) === 1) setImmediate(this.#considerSettled);
+  #note(op: Operation, ctx: RequestContext, settled: unknown, ok: boolean): void {
+    if (this.#settled.push(op, ctx, settled, ok) === SLOTS) this.#timer = this.#timer?.refresh() ?? setTimeout(this.considerSettled, HANDOVER_MS).unref();
   }
 
-  readonly #considerSettled = (): void => {
-    const tasks = this.#settled;
+  /** Considers the calls settled so far, and hands the chosen over: when HANDOVER_MS is up, or now (a drain, a close). */
+  readonly considerSettled = (): void => {
+    const settled = this.#settled;
+    if (settled.length === 0) return;
     this.#settled = [];
-    for (const task of tasks) task();
+    for (let i = 0; i < settled.length; i += SLOTS) {
+      const op = settled[i] as Operation;
+      this.#consider(op.call!, op, settled[i + 1] as RequestContext, settled[i + 3] ? answered(settled[i + 2] as Json) : failed(settled[i + 2]));
+    }
   };
 
   #consider(call: TransportCall, op: Operation, ctx: RequestContext, primary: Outcome): void {

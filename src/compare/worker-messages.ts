@@ -26,7 +26,7 @@ export interface WorkerSettings {
   readonly batchSize: number;
 }
 
-/** One comparison to make: the call as the primary saw it. */
+/** One comparison to make: the call as the primary saw it (it crosses in a JobBatch). */
 export interface JobMessage {
   readonly id: number;
   /** The method's name, `package.Service/Method` (request-of.ts). */
@@ -66,9 +66,46 @@ export interface Tally {
   readonly times: number;
 }
 
+/**
+ * The jobs of one hand-over as one flat array, JOB_SLOTS values a job in `pushJob`'s order, a primary
+ * answer known as text as that string: a structured clone writes each object's keys and builds each
+ * object again on the other side, where an array of plain values is copied value by value.
+ */
+export type JobBatch = unknown[];
+
+const JOB_SLOTS = 7;
+
+/** Adds a job (a JobMessage's fields; `primary` a string: the answer's text) to `batch`; how many it now holds. */
+export function pushJob(batch: JobBatch, id: number, method: string, request: Json, primary: Outcome | string, authorization: string, readOnly: boolean, protocol: string): number {
+  return batch.push(id, method, request, primary, authorization, readOnly, protocol) / JOB_SLOTS;
+}
+
+/** The jobs `batch` holds, one by one. */
+export function readJobs(batch: JobBatch, each: (job: JobMessage) => void): void {
+  for (let i = 0; i + JOB_SLOTS <= batch.length; i += JOB_SLOTS) {
+    const primary = batch[i + 3] as Outcome | string;
+    each({
+      id: batch[i] as number,
+      method: batch[i + 1] as string,
+      request: batch[i + 2] as Json,
+      primary: typeof primary === 'string' ? { kind: 'text', text: primary } : primary,
+      authorization: batch[i + 4] as string,
+      readOnly: batch[i + 5] as boolean,
+      protocol: batch[i + 6] as string,
+    });
+  }
+}
+
+/** Each job of `batch` as a batch of its own, with its id and method (a batch that would not clone, sent job by job). */
+export function eachJob(batch: JobBatch): Array<{ id: number; method: string; alone: JobBatch }> {
+  const jobs = [];
+  for (let i = 0; i + JOB_SLOTS <= batch.length; i += JOB_SLOTS) jobs.push({ id: batch[i] as number, method: batch[i + 1] as string, alone: batch.slice(i, i + JOB_SLOTS) });
+  return jobs;
+}
+
 export type ToWorker =
-  /** The comparisons the main thread chose within one hand-over (off-thread.ts, HANDOVER_MS). */
-  | { readonly kind: 'jobs'; readonly jobs: readonly JobMessage[] }
+  /** The comparisons the main thread chose within one hand-over (tap.ts, HANDOVER_MS). */
+  | { readonly kind: 'jobs'; readonly jobs: JobBatch }
   /** The primary's answer when asked again (`ask`), for the comparison that asked. */
   | { readonly kind: 'answer'; readonly ask: number; readonly outcome: Outcome }
   /** Send every result as soon as the comparisons under way end (a drain is awaited). */

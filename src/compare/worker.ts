@@ -21,7 +21,7 @@ import type { Json } from '../vocabulary/json.ts';
 import type { Outcome } from './outcome.ts';
 import { ComparisonQueue } from './queue.ts';
 import { methodByName } from './request-of.ts';
-import type { FromWorker, JobMessage, ResultMessage, ToWorker, WorkerSettings } from './worker-messages.ts';
+import { readJobs, type FromWorker, type JobMessage, type ResultMessage, type ToWorker, type WorkerSettings } from './worker-messages.ts';
 
 if (!parentPort) throw new Error('src/compare/worker.ts runs as a worker thread (off-thread.ts starts it)');
 const port = parentPort;
@@ -157,7 +157,7 @@ void candidate.finally(() => send({ kind: 'ready' })).catch(() => {});
 port.on('message', (message: ToWorker) => {
   switch (message.kind) {
     case 'jobs':
-      for (const job of message.jobs) start(job);
+      readJobs(message.jobs, start);
       break;
     case 'answer':
       asks.get(message.ask)?.(message.outcome);
