@@ -173,7 +173,9 @@ export class RestCandidate implements Candidate {
   constructor(url: string) {
     const parsed = new URL(url);
     this.#base = parsed.pathname.replace(/\/$/, '');
-    this.#pool = new Pool(parsed.origin, { connections: 32, keepAliveTimeout: 10_000 });
+    // No headers or body timeout of undici's own: the comparison's deadline (the signal each call is given) ends
+    // every call sooner, and undici would arm and clear a timer of its own on each call for nothing.
+    this.#pool = new Pool(parsed.origin, { connections: 32, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
     this.url = safeUrl(url);
   }
 
