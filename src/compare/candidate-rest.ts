@@ -10,6 +10,7 @@ import { jsonPath } from '../contract/bindings.ts';
 import { httpRule, type HttpRuleView } from '../contract/registry.ts';
 import { isObject, type Json } from '../vocabulary/json.ts';
 import { comparisonRequestId, safeUrl, UNANSWERED, type Candidate } from './candidate.ts';
+import { follower } from './deadline-listeners.ts';
 import { errorOutcome, SAME_AS_PRIMARY, type Outcome } from './outcome.ts';
 import { exchange } from '../v1/exchange.ts';
 import { parseJsonBytes } from '../v1/json-body.ts';
@@ -172,7 +173,9 @@ export class RestCandidate implements Candidate {
   constructor(url: string) {
     const parsed = new URL(url);
     this.#base = parsed.pathname.replace(/\/$/, '');
-    this.#pool = new Pool(parsed.origin, { connections: 32, keepAliveTimeout: 10_000 });
+    // No headers or body timeout of undici's own: the comparison's deadline (the signal each call is given) ends
+    // every call sooner, and undici would arm and clear a timer of its own on each call for nothing.
+    this.#pool = new Pool(parsed.origin, { connections: 32, keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
     this.url = safeUrl(url);
   }
 
@@ -185,13 +188,14 @@ export class RestCandidate implements Candidate {
     }
     try {
       // undici's dispatch (v1/exchange.ts), as the gateway calls v1: the answer gathered as bytes, with no
-      // Readable stream and no listener on undici's side per call. The comparison's signal is its deadline.
+      // Readable stream and no listener on undici's side per call. The comparison's signal is its deadline,
+      // followed through one listener for all the calls it is given to (deadline-listeners.ts).
       const reply = await exchange(this.#pool, {
         path: this.#base + call.path,
         method: call.verb as 'GET',
         headers: call.body ? { authorization, 'x-request-id': comparisonRequestId(), 'content-type': 'application/json' } : { authorization, 'x-request-id': comparisonRequestId() },
         ...(call.body ? { body: JSON.stringify(call.body) } : {}),
-      }, { maxBytes: MAX_ANSWER_BYTES, timeoutMs: Number.POSITIVE_INFINITY }, { signal, likely: primaryBytes });
+      }, { maxBytes: MAX_ANSWER_BYTES, timeoutMs: Number.POSITIVE_INFINITY }, { signal: follower(signal), likely: primaryBytes });
       if (!reply.body) return { kind: 'unanswered', why: `an answer larger than ${MAX_ANSWER_BYTES} bytes` };
       // The primary's very bytes (gathered against them, answer-bytes.ts): the same answer, with nothing to parse.
       if (primaryBytes && reply.statusCode >= 200 && reply.statusCode < 300 && reply.body.equals(primaryBytes)) return SAME_AS_PRIMARY;

@@ -40,13 +40,12 @@ let nextAsk = 1;
 let waiting: ResultMessage[] = [];
 let tallies = new Map<string, Map<string, { method: string; finding: Finding | undefined; times: number }>>();
 let ended = 0;
+/** The batch's timer: one, re-armed by the first comparison of each batch; left armed when a batch leaves before it, it then finds none. */
 let timer: NodeJS.Timeout | undefined;
 
 const send = (message: FromWorker): void => port.postMessage(message);
 
 function flush(): void {
-  if (timer) clearTimeout(timer);
-  timer = undefined;
   if (ended === 0) return;
   send({ kind: 'results', results: waiting, tallies: [...tallies.values()].flatMap((byEnd) => [...byEnd.values()]) });
   waiting = [];
@@ -70,7 +69,7 @@ function done(method: string, id: number, finding: Finding | undefined): void {
     else byEnd.set(end, { method, finding, times: 1 });
   } else waiting.push({ id, method, finding });
   if (++ended >= settings.batchSize) flush();
-  else timer ??= setTimeout(flush, settings.batchMs);
+  else if (ended === 1) timer = timer?.refresh() ?? setTimeout(flush, settings.batchMs);
 }
 
 /**
