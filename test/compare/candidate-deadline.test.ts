@@ -4,11 +4,11 @@
  * a call under way still ends when it aborts, as not answered.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DescMethod } from '@bufbuild/protobuf';
 import { contract } from '../../src/contract/registry.ts';
 import { RestCandidate } from '../../src/compare/candidate-rest.ts';
+import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const getGroup: DescMethod = contract.getService('chainguard.platform.iam.v2beta1.GroupsService')!.methods.find((m) => m.name === 'GetGroup')!;
 
@@ -21,13 +21,11 @@ beforeAll(async () => {
     if (request.url!.endsWith('/silent')) return;
     response.writeHead(200, { 'content-type': 'application/json' }).end('{"uid":"ab"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenLocal(server);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeLocal(server);
 });
 
 describe('a REST candidate\'s calls and the comparison\'s deadline', () => {

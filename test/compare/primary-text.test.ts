@@ -4,7 +4,6 @@
  * are read and compared as messages, as before.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DescMethod } from '@bufbuild/protobuf';
 import { contract } from '../../src/contract/registry.ts';
@@ -13,6 +12,7 @@ import type { Finding } from '../../src/compare/comparer.ts';
 import { OffThreadComparisons, type ShadowJob } from '../../src/compare/off-thread.ts';
 import { SAME_AS_PRIMARY } from '../../src/compare/outcome.ts';
 import { sentText, serializeRemembering } from '../../src/compare/sent-text.ts';
+import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const GET_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
 const getGroup: DescMethod = contract.getService('chainguard.platform.iam.v2beta1.GroupsService')!.methods.find((m) => m.name === 'GetGroup')!;
@@ -32,13 +32,11 @@ beforeAll(async () => {
     const uid = decodeURIComponent(request.url!.split('/').at(-1)!);
     response.writeHead(200, { 'content-type': 'application/json' }).end(ANSWERS[uid] ?? '{}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenLocal(server);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeLocal(server);
 });
 
 describe('the primary\'s answer as the text the caller got', () => {

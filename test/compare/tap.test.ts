@@ -4,7 +4,6 @@
  * offered) together once it is up, or at once when a drain or a close asks, so a drain counts them.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Binding } from '../../src/contract/bindings.ts';
@@ -17,6 +16,7 @@ import type { Runner } from '../../src/port/runner.ts';
 import { requestContext } from '../../src/request/context.ts';
 import type { ComparisonCounterStore } from '../../src/store/types.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
+import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const GET_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
 const getGroup = contract.getService('chainguard.platform.iam.v2beta1.GroupsService')!.methods.find((m) => m.name === 'GetGroup')!;
@@ -98,13 +98,11 @@ describe('a drain of the comparisons', () => {
       request.resume();
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"uid":"a","name":"team"}');
     });
-    await new Promise<void>((resolve) => candidate.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(candidate.address() as AddressInfo).port}`;
+    url = await listenLocal(candidate);
   });
 
   afterAll(async () => {
-    candidate.closeAllConnections();
-    await new Promise((resolve) => candidate.close(resolve));
+    await closeLocal(candidate);
   });
 
   it('counts the calls the tap has noted and not yet considered', async () => {
