@@ -644,6 +644,16 @@ function goals(r: Results): Goal[] {
       const floorOn1 = m[`c=1 ${label}`];
       if (floorOff1 && floorOn1) out.push(reported(`Get c=1, ${label}: p50`, units.us(floorOn1.p50Ms * 1000), `${FLOOR_OFF} ${units.us(floorOff1.p50Ms * 1000)}`, units.times(floorOn1.p50Ms / floorOff1.p50Ms)));
     }
+    // The primaries' v1 does the same work for every request, compared or not, on the caller's core: what its
+    // CPU per request gains beside a comparing primary is that core running the same work slower (its caches,
+    // its share of the host), which the caller's p50 pays too, and no work of the comparison's own.
+    for (const conns of ['c=1', c]) {
+      for (const [on, off] of [[COMPARE_EQUAL, COMPARE_OFF], [FLOOR_ON_WORKER, FLOOR_OFF]] as const) {
+        const v1On = m[`${conns} ${on}`]?.cpuUsPerReq.v1;
+        const v1Off = m[`${conns} ${off}`]?.cpuUsPerReq.v1;
+        if (v1On !== undefined && v1Off !== undefined) out.push(reported(`Get ${conns}, the same v1 work beside ${on}: v1's CPU per request`, units.us(v1On), `beside ${off} ${units.us(v1Off)}`, units.times(v1On / v1Off)));
+      }
+    }
   }
   const floorIdle = r.get?.idle.floor ?? r.list?.idle.floor;
   const idleOf = (m: Measured | undefined, label: string) => m?.idle[label]?.rssBytes;

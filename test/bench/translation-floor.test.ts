@@ -13,13 +13,13 @@ import { createInterface } from 'node:readline';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FLOOR_COMPARISON_THREAD } from '../../bench/lib/floor-comparison-thread.ts';
 import { GrpcClient } from '../support/grpc.ts';
 import { startStack, TOKEN, type Stack } from '../support/stack.ts';
+import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const FLOOR = new URL('../../bench/translation-floor-process.ts', import.meta.url).pathname;
 const GRPC_FLOOR = new URL('../../bench/grpc-translation-floor-process.ts', import.meta.url).pathname;
@@ -123,9 +123,8 @@ describe('the translating floor', () => {
       asked.push({ path: request.url, authorization: request.headers.authorization });
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(gatewayAnswer.body, null, 1));
     });
-    await new Promise<void>((resolve) => candidate.listen(0, '127.0.0.1', resolve));
+    const candidateUrl = await listenLocal(candidate);
     try {
-      const candidateUrl = `http://127.0.0.1:${(candidate.address() as AddressInfo).port}`;
       const v2Path = `/iam/v2beta1/groups/${groups[0]}`;
       const floor = await startFloor(stack.emulator.url, ['--resource', 'groups', '--compare-with', candidateUrl, '--compare-path', v2Path]);
       floors.push(floor.child);
@@ -136,8 +135,7 @@ describe('the translating floor', () => {
       // Counted as the benchmark reads it: one compared, equal (the candidate answered the same document).
       await vi.waitFor(async () => expect((await getJson(`${floor.url}/_floor/comparisons`)).body).toEqual({ compared: 1, equal: 1, skipped: 0, failed: 0 }), { timeout: 5000 });
     } finally {
-      candidate.closeAllConnections();
-      candidate.close();
+      await closeLocal(candidate);
     }
   });
 
@@ -152,9 +150,8 @@ describe('the translating floor', () => {
       asked.push({ path: request.url, authorization: request.headers.authorization });
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
-    await new Promise<void>((resolve) => candidate.listen(0, '127.0.0.1', resolve));
+    const candidateUrl = await listenLocal(candidate);
     try {
-      const candidateUrl = `http://127.0.0.1:${(candidate.address() as AddressInfo).port}`;
       const v2Path = `/iam/v2beta1/groups/${groups[2]}`;
       const floor = await startFloor(stack.emulator.url, ['--resource', 'groups', '--compare-with', candidateUrl, '--compare-path', v2Path, '--compare-on-worker']);
       floors.push(floor.child);
@@ -170,8 +167,7 @@ describe('the translating floor', () => {
       const names = readdirSync(`/proc/${floor.child.pid}/task`).map((tid) => readFileSync(`/proc/${floor.child.pid}/task/${tid}/comm`, 'utf8').trim());
       expect(names).toContain(FLOOR_COMPARISON_THREAD);
     } finally {
-      candidate.closeAllConnections();
-      candidate.close();
+      await closeLocal(candidate);
     }
   });
 
@@ -303,9 +299,8 @@ describe('the translating floors with the default duties', () => {
     // A v1 that takes the call and never answers, keeping what it was sent.
     const sent: IncomingHttpHeaders[] = [];
     const silent = createServer((request) => void sent.push(request.headers));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const v1Url = await listenLocal(silent);
     try {
-      const v1Url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const floor = await startDutyFloor(v1Url, 'deadline', ['--resource', 'groups', '--v1-timeout-ms', '300']);
       const started = performance.now();
       const answer = await fetch(`${floor.url}/iam/v1/groups?id=x`, { headers: { authorization: TOKEN, cookie: 'session=1', 'x-caller': 'kept home' }, signal: AbortSignal.timeout(5000) });
@@ -316,8 +311,7 @@ describe('the translating floors with the default duties', () => {
       expect(Object.keys(sent[0]!).filter((name) => !['host', 'connection'].includes(name))).toEqual(['authorization']);
       await vi.waitFor(() => expect(linesOf(floor.log)).toMatchObject([{ res: { statusCode: 502 } }]), { timeout: 5000 });
     } finally {
-      silent.closeAllConnections();
-      silent.close();
+      await closeLocal(silent);
     }
   });
 });

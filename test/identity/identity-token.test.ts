@@ -6,7 +6,6 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -16,6 +15,7 @@ import { startIssuer, type RunningIssuer } from '../../src/emulator/issuer/index
 import { IdentityToken } from '../../src/identity/identity-token.ts';
 import { exchangeToken } from '../../src/identity/sts-exchange.ts';
 import { requestContext } from '../../src/request/context.ts';
+import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const API = 'http://v1.test';
 const IDENTITY = `${'a'.repeat(40)}/${'b'.repeat(16)}`;
@@ -135,19 +135,17 @@ describe('the STS exchange', () => {
       elsewhereHits++;
       response.end(JSON.stringify({ token: 'a.b.c', saw: request.headers.authorization ?? '' }));
     });
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const target = await listenLocal(elsewhere);
     redirector = createServer((request, response) => {
       response.writeHead(307, { location: `${target}${request.url}` });
       response.end();
     });
-    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
-    redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+    redirectorUrl = await listenLocal(redirector);
   });
   afterAll(async () => {
     await issuer.close();
-    redirector.close();
-    elsewhere.close();
+    await closeLocal(redirector);
+    await closeLocal(elsewhere);
   });
 
   it('never follows a redirect: the platform token does not travel', async () => {

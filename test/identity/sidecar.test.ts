@@ -6,7 +6,6 @@
  * AIP-193 UNAVAILABLE on REST and gRPC. No token is logged.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { startIssuer, type RunningIssuer } from '../../src/emulator/issuer/index
 import { GrpcClient, rejected } from '../support/grpc.ts';
 import { aip, startStack, TOKEN, type Stack } from '../support/stack.ts';
 import { settled } from '../compare/report-client.ts';
+import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const IDENTITY = `${'a'.repeat(40)}/${'b'.repeat(16)}`;
 const SUBJECT = 'system:serviceaccount:apps:web';
@@ -35,9 +35,8 @@ describe('the sidecar assumes its workload identity', () => {
     candidate = createServer((request, reply) => {
       candidateSaw.push(request.headers.authorization ?? '');
       reply.writeHead(200, { 'content-type': 'application/json' }).end('{"groups":[]}');
-    }).listen(0, '127.0.0.1');
-    await once(candidate, 'listening');
-    const candidateUrl = `http://127.0.0.1:${(candidate.address() as { port: number }).port}`;
+    });
+    const candidateUrl = await listenLocal(candidate);
     issuer = await startIssuer();
     issuer.identities.set(IDENTITY, { issuer: issuer.platform.url, subject: SUBJECT });
     const file = join(mkdtempSync(join(tmpdir(), 'v2gw-sidecar-')), 'token');
@@ -53,7 +52,7 @@ describe('the sidecar assumes its workload identity', () => {
     grpc?.close();
     await stack?.close();
     await issuer?.close();
-    candidate?.close();
+    if (candidate) await closeLocal(candidate);
   });
 
   it("answers with STS down and no token held: UNAVAILABLE with the reason, on REST and gRPC", async () => {

@@ -5,7 +5,6 @@
  * seconds, so a flood of calls during the outage costs the issuer one fetch,
  * counted here at fake issuers on loopback. REST and gRPC.
  */
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
@@ -14,6 +13,7 @@ import { freePort, startCli } from '../support/cli-process.ts';
 import { GrpcClient, rejected } from '../support/grpc.ts';
 import { startMode, type ModeStack } from '../support/modes.ts';
 import { aip } from '../support/stack.ts';
+import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const AUDIENCE = 'https://api.v2gw.test';
 const GROUPS = 'chainguard.platform.iam.v2beta1.GroupsService';
@@ -46,9 +46,8 @@ async function fakeIssuer(discovery: Answer, jwks: Answer): Promise<FakeIssuer> 
     if (answer === 'error') reply.writeHead(500).end('{"error":"down"}');
     else if (answer === 'garbage') reply.writeHead(200, { 'content-type': 'application/json' }).end('<html>maintenance</html>');
     else reply.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  }).listen(0, '127.0.0.1');
-  await once(fake.server, 'listening');
-  fake.url = `http://127.0.0.1:${(fake.server.address() as { port: number }).port}`;
+  });
+  fake.url = await listenLocal(fake.server);
   fake.token = (claims = {}) => new SignJWT({ sub: CALLER, ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
     .setIssuer(fake.url).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('1h')
@@ -69,7 +68,7 @@ describe('an issuer that cannot be reached (REST and gRPC)', () => {
     issuers.healthy = await fakeIssuer('good', 'good');
     // Nothing listens at its address once the stack starts: no answer at all.
     issuers.gone = await fakeIssuer('good', 'good');
-    await new Promise((resolve) => issuers.gone!.server.close(resolve));
+    await closeLocal(issuers.gone!.server);
     const flags = Object.values(issuers).flatMap((issuer) => ['--auth-issuer', issuer.url]);
     stack = await startMode('native', { flags: [...flags, '--auth-audience', AUDIENCE] });
     grpc = new GrpcClient(stack.url);
@@ -77,7 +76,7 @@ describe('an issuer that cannot be reached (REST and gRPC)', () => {
   afterAll(async () => {
     grpc?.close();
     await stack?.close();
-    for (const issuer of Object.values(issuers)) issuer.server.close();
+    await Promise.all(Object.values(issuers).map((issuer) => closeLocal(issuer.server)));
   });
 
   const listAs = (token: string) => stack.client.get('/iam/v2beta1/groups', {}, { authorization: `Bearer ${token}` });

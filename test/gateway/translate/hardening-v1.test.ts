@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GrpcClient, rejected } from '../../support/grpc.ts';
 import { Client, aip, captureLogs, startGateway } from '../../support/stack.ts';
+import { closeLocal, listenLocal } from '../../support/local-http.ts';
 
 const MiB = 1024 * 1024;
 const CAP = 16 * MiB;
@@ -35,15 +36,12 @@ class FakeV1 {
   handle: Handler = (_req, res) => res.end('{}');
   hits = 0;
 
-  async start(): Promise<string> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  start(): Promise<string> {
+    return listenLocal(this.server);
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  close(): Promise<void> {
+    return closeLocal(this.server);
   }
 }
 

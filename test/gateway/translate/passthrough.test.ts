@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, TOKEN, aip, captureLogs, startGateway, startStack, type Stack } from '../../support/stack.ts';
+import { closeLocal, listenLocal } from '../../support/local-http.ts';
 
 const MiB = 1024 * 1024;
 const TIMEOUT_MS = 1000;
@@ -30,15 +31,12 @@ class Upstream {
     });
   }
 
-  async start(): Promise<string> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  start(): Promise<string> {
+    return listenLocal(this.server);
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  close(): Promise<void> {
+    return closeLocal(this.server);
   }
 }
 
