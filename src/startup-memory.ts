@@ -17,10 +17,22 @@
 /** Node's `gc` under `--expose-gc`: 'last-resort' is the collection V8 makes before it gives up on memory, shrinking what it can. */
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
+/**
+ * A tick queued across the collection. Start-up has made tick objects already,
+ * and V8 knows their shape as a chain of maps that, this early, only a live
+ * tick object keeps: with none alive the collection frees the chain and the
+ * next tick builds it anew. The feedback of the tick's object literal (in
+ * `process.nextTick`, its keys computed) expects one map per property and
+ * takes any other as megamorphic, which would send every tick of the process
+ * down V8's generic path for good. The queued tick keeps the chain alive.
+ */
+function holdsTheTickShape(): void {}
+
 /** True when the collection ran; false when Node was not started with `--expose-gc`. */
 export function releaseStartupMemory(): boolean {
   const gc = (globalThis as { gc?: unknown }).gc;
   if (typeof gc !== 'function') return false;
+  process.nextTick(holdsTheTickShape);
   (gc as Collect)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   return true;
 }
