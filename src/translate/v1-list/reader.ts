@@ -98,7 +98,9 @@ export function plainStages(source: V1ListSource): ListStages {
       if (readAt && uids) {
         // Rows held by member: read by index, with no row object set a row.
         for (let at = 0; at < listed.count; at++) {
-          if (filters.matchesWith(at, readAt)) columns.add(String(uids[at]), at, at, readAt);
+          if (!filters.matchesWith(at, readAt)) continue;
+          const uid = uids[at];
+          columns.add(typeof uid === 'string' ? uid : String(uid), at, at, readAt);
         }
         return new MatchingByColumn(columns);
       }
