@@ -43,11 +43,15 @@ export function isDescendantOf(child: string, ancestor: string): boolean {
   return child.startsWith(`${ancestor}/`);
 }
 
-/** `parentOf(child) === parent`, without cutting a string out of `child` (a List asks it of every row). */
+/**
+ * `parentOf(child) === parent` (a List asks it of every row): a slash just past the parent's length and
+ * none after it, then the prefix compared as a string (a slice of `child`, which V8 makes without a copy),
+ * which costs less than `lastIndexOf` and `startsWith` did.
+ */
 export function isChildOf(child: string, parent: string): boolean {
-  const cut = child.lastIndexOf('/');
-  if (cut < 0) return parent === '/';
-  return cut === parent.length && child.startsWith(parent);
+  const n = parent.length;
+  if (child.charCodeAt(n) !== 0x2f) return parent === '/' && child.indexOf('/') < 0;
+  return child.indexOf('/', n + 1) < 0 && child.slice(0, n) === parent;
 }
 
 /** The UIDP itself and every ancestor of it, nearest first (`a/b/c` → `a/b/c`, `a/b`, `a`). */

@@ -78,6 +78,11 @@ function texts(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** `String(value)`, without the call when it is a string already (a predicate reads a string of every row). */
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
 function predicate(spec: FilterSpec, value: FilterValue): Test | undefined {
   if (spec.op === 'contains') {
     const needle = String(value).toLowerCase();
@@ -89,10 +94,10 @@ function predicate(spec: FilterSpec, value: FilterValue): Test | undefined {
   switch (spec.op) {
     case 'eq': return (row, read) => read(row, field) === value;
     case 'in': return (row, read) => (value as string[]).includes(read(row, field) as string);
-    case 'descendantOf': return (row, read) => isDescendantOf(String(read(row, field)), value as string);
-    case 'childOf': return (row, read) => isChildOf(String(read(row, field)), value as string);
-    case 'ancestorOf': return (row, read) => isDescendantOf(value as string, String(read(row, field)));
-    case 'inRoot': return (row, read) => isInRoot(String(read(row, field))) === value;
+    case 'descendantOf': return (row, read) => isDescendantOf(asText(read(row, field)), value as string);
+    case 'childOf': return (row, read) => isChildOf(asText(read(row, field)), value as string);
+    case 'ancestorOf': return (row, read) => isDescendantOf(value as string, asText(read(row, field)));
+    case 'inRoot': return (row, read) => isInRoot(asText(read(row, field))) === value;
     // Timestamps render as RFC 3339 with milliseconds in UTC, so text order is time order.
     case 'since': return (row, read) => {
       const time = read(row, field);

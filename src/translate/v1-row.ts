@@ -124,6 +124,49 @@ function fieldRenderer(spec: FieldSpec, key: string): (v1: Json) => unknown {
   return (v1) => renderField(spec, key, v1);
 }
 
+/** Adjusts a field's read value by the row's index (a kept time filling a blank one: AdjustField). */
+export type AdjustAt = (spec: FieldSpec, value: unknown, at: number) => unknown;
+
+/**
+ * v2PathReader over rows held by member (RowsByIndex.column): row `i`'s value of the path, read from the
+ * column of the member it renders from, as v2PathReader reads it off the row. Undefined where the path
+ * renders from the whole row, or from a member `column` does not hold.
+ */
+export function v2ColumnReader(fields: Fields, path: string, column: (name: string) => readonly unknown[] | undefined, adjust?: AdjustAt): ((at: number) => unknown) | undefined {
+  const dot = path.indexOf('.');
+  const key = dot < 0 ? path : path.slice(0, dot);
+  const rest = dot < 0 ? undefined : path.slice(dot + 1);
+  const spec = ownValue(fields, key);
+  if (!spec) return () => undefined;
+  const render = fieldColumnRenderer(spec, key, column);
+  if (!render) return undefined;
+  if (!adjust && rest === undefined) return render;
+  return (at) => {
+    const value = adjust ? adjust(spec, render(at), at) : render(at);
+    return rest === undefined ? value : getPath(value, rest);
+  };
+}
+
+/** fieldRenderer of rows held by member: the member's value is the row's (getPath of the row, for a dotted source). */
+function fieldColumnRenderer(spec: FieldSpec, key: string, column: (name: string) => readonly unknown[] | undefined): ((at: number) => unknown) | undefined {
+  if (spec.inputOnly || spec.secret) return () => undefined;
+  const source = spec.v1 === undefined ? key : spec.v1;
+  if (source === null) return () => renderRaw(spec, undefined);
+  if (source === '.') return undefined;
+  const dot = source.indexOf('.');
+  const values = column(dot < 0 ? source : source.slice(0, dot));
+  if (!values) return undefined;
+  const [plan] = planField(key, spec);
+  if (plan?.kind === 'member' && plan.type === 'string' && !plan.omitWhenUnset) {
+    return (at) => {
+      const raw = values[at];
+      return typeof raw === 'string' ? raw : '';
+    };
+  }
+  const inside = dot < 0 ? undefined : source.slice(dot + 1);
+  return (at) => renderRaw(spec, inside === undefined ? values[at] : getPath(values[at], inside));
+}
+
 /**
  * The top-level members of a v1 row that a v2 path renders from (what v2PathReader reads),
  * or undefined when it renders from the whole row (a sub-message built from flat v1 fields).
@@ -140,7 +183,11 @@ export function v1MembersOf(fields: Fields, path: string): string[] | undefined 
 function renderField(spec: FieldSpec, key: string, v1: Json): unknown {
   if (spec.inputOnly || spec.secret) return undefined;
   const source = spec.v1 === undefined ? key : spec.v1;
-  const raw = source === null ? undefined : source === '.' ? v1 : getPath(v1, source);
+  return renderRaw(spec, source === null ? undefined : source === '.' ? v1 : getPath(v1, source));
+}
+
+/** renderField of the value read from the field's source. */
+function renderRaw(spec: FieldSpec, raw: unknown): unknown {
   if ((spec.oneof || spec.optional) && (raw === undefined || raw === null)) return undefined;
   if (spec.repeated) {
     if (!Array.isArray(raw)) return [];

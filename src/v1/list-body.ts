@@ -111,6 +111,12 @@ export class ScannedRows {
     return view;
   }
 
+  /** Every row's value of member `name` by index (as `row` sets it), or undefined when `name` is not one of the members. */
+  column(name: string): readonly unknown[] | undefined {
+    const m = this.members.indexOf(name);
+    return m < 0 ? undefined : this.columns[m];
+  }
+
   /** Row `i` with only the wanted members it has (absent ones stay absent), an object of its own. */
   partialRow(i: number): Json {
     const row: Json = {};

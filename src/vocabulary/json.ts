@@ -18,6 +18,12 @@ export function isObject(value: unknown): value is Json {
 export interface RowsByIndex {
   readonly count: number;
   row(i: number): Json;
+  /**
+   * Where the rows are held by member (a scanned list): every row's own value of top-level member `name`
+   * by index (`column(name)[i]` is `row(i)`'s, undefined where the row lacks it), read without a row
+   * object; undefined for a member not held so. A List reads a member or two of each of a thousand rows.
+   */
+  column?(name: string): readonly unknown[] | undefined;
 }
 
 /** An array's rows as RowsByIndex. */

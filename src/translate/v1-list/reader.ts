@@ -15,7 +15,7 @@ import { withKeptTime } from '../kept-times.ts';
 import type { ListQuery } from '../../port/list-query.ts';
 import type { FieldSpec, ResourceMapping } from '../../vocabulary/resource.ts';
 import { v1UidKey } from '../../port/registry.ts';
-import { v2PathReader } from '../v1-row.ts';
+import { v2ColumnReader, v2PathReader } from '../v1-row.ts';
 import { rowsOfArray, type Json, type RowsByIndex } from '../../vocabulary/json.ts';
 import type { V1ListSource } from './source.ts';
 import { MatchedRows, type ListedRow } from './matched-rows.ts';
@@ -61,8 +61,11 @@ export interface ListStages {
   lacking(request: ListRequest, rows: RowsByIndex, listed?: ListedRows): readonly string[];
   /** The kept times of these uids, first sightings recorded; `listed`: they are its rows that lack one. */
   times(request: ListRequest, uids: readonly string[], listed?: ListedRows): Promise<KeptTimesByUid | undefined>;
-  /** The rows the query's filters match, keyed by its order; `read` reads a v2 path off a row. */
-  match(request: ListRequest, listed: ListedRows, read: ReadField<Json>): Matching;
+  /**
+   * The rows the query's filters match, keyed by its order; `read` reads a v2 path off a row, and `readAt`,
+   * when given, reads the same off row `i` of `listed` by its index (rows held by member: v2IndexReader).
+   */
+  match(request: ListRequest, listed: ListedRows, read: ReadField<Json>, readAt?: ReadField<number>): Matching;
   window(request: ListRequest, listed: ListedRows, matching: Matching): CutWindow<ListedRow>;
   /** The page's rows whole. */
   page(request: ListRequest, listed: ListedRows, page: readonly ListedRow[]): Json[];
@@ -87,10 +90,20 @@ export function plainStages(source: V1ListSource): ListStages {
     },
     lacking: () => [],
     times: async () => undefined,
-    match({ mapping, filters, order }, listed, read) {
+    match({ mapping, filters, order }, listed, read, readAt) {
       // Held by column: an object a row only for the rows a page serves (or, for a reading memo, asks for).
       const columns = new MatchedRows(order, listed.count);
       const uidKey = v1UidKey(mapping);
+      const uids = readAt && listed.column?.(uidKey);
+      if (readAt && uids) {
+        // Rows held by member: read by index, with no row object set a row.
+        for (let at = 0; at < listed.count; at++) {
+          if (!filters.matchesWith(at, readAt)) continue;
+          const uid = uids[at];
+          columns.add(typeof uid === 'string' ? uid : String(uid), at, at, readAt);
+        }
+        return new MatchingByColumn(columns);
+      }
       for (let at = 0; at < listed.count; at++) {
         const v1 = listed.row(at);
         if (filters.matchesWith(v1, read)) columns.add(String(v1[uidKey]), at, v1, read);
@@ -119,7 +132,8 @@ export function stagedReader(stages: ListStages): ListReader {
       const lacking = stages.lacking(request, listed, listed);
       // Every lacking row's times are read (recording the rows first seen), whichever page this is.
       const times = await stages.times(request, lacking, listed);
-      const matching = stages.match(request, listed, v2Reader(mapping, queryPaths(request), times, uidKey));
+      const paths = queryPaths(request);
+      const matching = stages.match(request, listed, v2Reader(mapping, paths, times, uidKey), v2IndexReader(mapping, paths, times, uidKey, listed));
       const window = stages.window(request, listed, matching);
       const pageTimes = times ?? (lacking.length === 0 ? undefined : await stages.times(request, stages.lacking(request, rowsAt(listed, window.page))));
       const rows = stages.page(request, listed, window.page);
@@ -171,6 +185,29 @@ export function queryPaths({ filters, order }: ListRequest): string[] {
 /** Whether any of these v2 paths renders a time the gateway keeps (kept-times.ts), which changes apart from v1's rows. */
 export function readsKeptTime(mapping: ResourceMapping, paths: readonly string[]): boolean {
   return paths.some((path) => ownValue(mapping.fields, path.split('.')[0]!)?.kept !== undefined);
+}
+
+/**
+ * v2Reader of row `i` of `rows` by its index, read from the rows' columns (RowsByIndex.column); undefined
+ * unless every path renders from members the rows hold so, and the rows hold the uid so.
+ */
+export function v2IndexReader(mapping: ResourceMapping, paths: readonly string[], times: KeptTimesByUid | undefined, uidKey: string, rows: RowsByIndex): ReadField<number> | undefined {
+  const column = rows.column?.bind(rows);
+  const uids = column?.(uidKey);
+  if (!column || !uids) return undefined;
+  const kept = times && ((spec: FieldSpec, value: unknown, at: number) => withKeptTime(spec, value, times.get(String(uids[at]))));
+  const readers = new Map<string, (at: number) => unknown>();
+  for (const path of paths) {
+    const reader = v2ColumnReader(mapping.fields, path, column, kept);
+    if (!reader) return undefined;
+    readers.set(path, reader);
+  }
+  // One path (the default order's uid, filtered on too): no lookup by path a read.
+  if (readers.size === 1) {
+    const [[only, reader]] = readers;
+    return (at, path) => (path === only ? reader(at) : undefined);
+  }
+  return (at, path) => readers.get(path)?.(at);
 }
 
 /** Reads the v2 paths a List's filters and order need straight off v1 rows, as rendered with their kept times. */

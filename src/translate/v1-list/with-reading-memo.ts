@@ -50,13 +50,13 @@ export function withReadingMemo(rendersAlone: (mapping: ResourceMapping) => bool
         keptWith(memo, recorded, () => true);
         return times;
       },
-      match(request, listed, read) {
+      match(request, listed, read, readAt) {
         const memo = memoOf(request, listed);
-        if (!memo) return next.match(request, listed, read);
+        if (!memo) return next.match(request, listed, read, readAt);
         const key = keyedKey(request);
         const rows = keptWith(memo, key, () =>
           // Made from an earlier reading (a list that changed in some rows): only the rows read anew are matched.
-          carriedOver<ListedRow>(memo, key, rowMatcher(request, listed, read), (entry, at) => ({ ...entry, at })) ?? next.match(request, listed, read).rows);
+          carriedOver<ListedRow>(memo, key, rowMatcher(request, listed, read), (entry, at) => ({ ...entry, at })) ?? next.match(request, listed, read, readAt).rows);
         return { rows, shared: true };
       },
       window(request, listed, matching) {

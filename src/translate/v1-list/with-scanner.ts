@@ -39,7 +39,7 @@ export function withScanner(source: V1ListSource, scans: ListScanMemo): StagesWr
 /** A list answer as read (readListAnswer): its rows scanned, or parsed whole where the scan gave way to JSON.parse. */
 function listedOf(answer: { items?: unknown }): ListedRows {
   const items = answer.items;
-  if (items instanceof ScannedRows) return { count: items.count, row: (i) => items.row(i), whole: (i) => items.whole(i), reading: items };
+  if (items instanceof ScannedRows) return { count: items.count, row: (i) => items.row(i), column: (name) => items.column(name), whole: (i) => items.whole(i), reading: items };
   const rows = v1ListRows(answer) as Json[];
   return { ...rowsOfArray(rows), whole: (i) => rows[i]! };
 }
