@@ -3,8 +3,9 @@
  * off-thread.ts: the candidate asked over its own connections, the answers
  * diffed, a differing answer read again after the back-off, and the sample
  * redacted, all off the gateway's event loop; a job never to be sent (the
- * primary refused it as malformed, or its path climbs) counted as refused. It takes jobs in batches,
- * runs them through the same bounded queue and the same comparer as a replay
+ * primary refused it as malformed, or its path climbs) is counted as refused.
+ * It takes jobs in batches, runs them through the same bounded queue and the
+ * same comparer as a replay
  * (queue.ts, comparer.ts), and sends the findings back in batches (the
  * ones that ended alike as one finding and a count): the counters, samples and
  * metrics stay the main thread's. A primary's answer that came as text is
