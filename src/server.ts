@@ -241,9 +241,8 @@ export async function buildGateway(config: GatewayConfig, options: GatewayOption
       adminAddress = await admin!.listen({ port: config.adminPort!, host: config.adminHost ?? config.host });
     });
   }
-  // Comparing, the answers' JSON text is kept for the tap (compare/sent-text.ts).
-  const serializer = shadowing?.comparing ? (await import('./compare/sent-text.ts')).serializeRemembering : undefined;
-  await app.register(v2Routes, { bindings, unserved, unservedReasons, runner: api, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders, serializer });
+  // Comparing, the answers' JSON text is kept on each request's context for the tap (compare/tap.ts).
+  await app.register(v2Routes, { bindings, unserved, unservedReasons, runner: api, budgetMs: config.requestTimeoutMs, versions: API_VERSIONS, debugHeaders: config.debugHeaders, keepSentText: shadowing?.comparing });
   if (config.mode === 'translate') {
     const { v1PassThrough } = await import('./passthrough/plugin.ts');
     await app.register(v1PassThrough, { v1Url: config.v1Url!, timeoutMs: config.v1TimeoutMs });

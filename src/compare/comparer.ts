@@ -56,9 +56,13 @@ export interface RecordOptions {
 
 export interface ComparerOptions extends Omit<FindOptions, 'keepSample'>, RecordOptions {}
 
-/** What one comparison found: plain data (it crosses from the worker thread to the counters' in a message). */
+/**
+ * What one comparison found: plain data (it crosses from the worker thread to the counters' in a message).
+ * `refused`: never sent (the primary refused the request as malformed, or its path climbs out of its
+ * route), counted under `refused` alone.
+ */
 export interface Finding {
-  readonly result: Result;
+  readonly result: Result | 'refused';
   /** The differences the first answers showed (empty when equal or unanswered). */
   readonly differences: readonly FieldDifference[];
   /** A transient difference: how long until it went away, in ms. */
@@ -77,7 +81,7 @@ export function diffOptions(method: DescMethod, request: Json): DiffOptions {
 }
 
 /** One comparison, found and counted where it runs (a replay, compare/replay.ts). */
-export async function compareOnce(input: ComparisonInput, options: ComparerOptions, signal: AbortSignal): Promise<Result> {
+export async function compareOnce(input: ComparisonInput, options: ComparerOptions, signal: AbortSignal): Promise<Finding['result']> {
   const finding = await findDifferences(input, { noise: options.noise, retryMs: options.retryMs, keepSample: options.samples.keeping }, signal);
   recordFinding(input.name, finding, options);
   return finding.result;
@@ -89,6 +93,10 @@ export async function compareOnce(input: ComparisonInput, options: ComparerOptio
  */
 export function recordFinding(name: string, finding: Finding, options: RecordOptions, times = 1): void {
   const { counters } = options;
+  if (finding.result === 'refused') {
+    add(counters, name, KEY.refused, times);
+    return;
+  }
   if (finding.noisePaths) {
     add(counters, name, KEY.noiseTrials, times);
     for (const path of finding.noisePaths) add(counters, name, KEY.noise + path, times);

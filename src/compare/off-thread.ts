@@ -2,9 +2,9 @@
  * The comparisons the tap chooses (tap.ts), made on a worker thread
  * (worker.ts): the main thread, the caller's, only hands each job over and
  * counts each finding when it comes back. Both ways go in batches, since each
- * message wakes the receiving thread's event loop: the jobs offered in one run
- * of the main thread's code leave in one message (HANDOVER_JOBS at most) once
- * it ends, and the tap offers the calls of its hand-over's time (tap.ts's
+ * message wakes the receiving thread's event loop: the jobs the tap offers in
+ * one run leave in one message (HANDOVER_JOBS at most) when it hands them over,
+ * and the tap offers the calls of its hand-over's time (tap.ts's
  * HANDOVER_MS) in one run; the worker sends its findings every `batchMs` or
  * once `batchSize` are waiting. Each way carries as little as it can: a REST
  * answer as the text the caller got (a string is one copy; a document is
@@ -40,7 +40,7 @@ export interface ShadowJob {
   readonly name: string;
   readonly request: Json;
   readonly primary: Outcome;
-  /** The primary's answer as the JSON text the caller got (compare/sent-text.ts), where it is known: handed over instead of `primary`. */
+  /** The primary's answer as the JSON text the caller got (RequestContext.sentText, kept by the REST routes), where it is known: handed over instead of `primary`. */
   readonly primaryText?: string | undefined;
   readonly authorization: string;
   readonly readOnly: boolean;
@@ -49,9 +49,13 @@ export interface ShadowJob {
   readonly askPrimary: () => Promise<Outcome>;
 }
 
-/** Where the tap hands a comparison; false: dropped (too many under way), for the tap to count. */
+/**
+ * Where the tap hands a comparison; false: dropped (too many under way), for the tap to count. The jobs
+ * offered leave together when the tap says its run of offers is over (`handOver`).
+ */
 export interface Comparisons {
   offer(job: ShadowJob): boolean;
+  handOver(): void;
 }
 
 export interface OffThreadOptions {
@@ -97,7 +101,7 @@ export { WORKER_NAME } from './worker-name.ts';
 
 /**
  * Each message wakes the worker's event loop, which costs about what a comparison's own work does: the jobs
- * offered in one run leave together, once it ends (a microtask), HANDOVER_JOBS at most a message.
+ * offered in one run of the tap leave together, once it ends (`handOver`), HANDOVER_JOBS at most a message.
  */
 const HANDOVER_JOBS = 32;
 
@@ -196,10 +200,13 @@ export class OffThreadComparisons implements Comparisons {
     this.#open++;
     this.#openByName.set(job.name, (this.#openByName.get(job.name) ?? 0) + 1);
     if (this.#asksAgain) this.#asks.set(id, job.askPrimary);
-    const waiting = pushJob(this.#outgoing, id, job.name, job.request, job.primaryText ?? job.primary, job.authorization, job.readOnly, job.protocol);
-    if (waiting >= HANDOVER_JOBS) this.#flush();
-    else if (waiting === 1) queueMicrotask(this.#flush);
+    if (pushJob(this.#outgoing, id, job.name, job.request, job.primaryText ?? job.primary, job.authorization, job.readOnly, job.protocol) >= HANDOVER_JOBS) this.#flush();
     return true;
+  }
+
+  /** The jobs offered since the last hand-over leave, in one message (the tap's run of offers is over). */
+  handOver(): void {
+    this.#flush();
   }
 
   /** Comparisons handed over and not yet counted. */
@@ -231,16 +238,16 @@ export class OffThreadComparisons implements Comparisons {
     await this.#worker?.terminate();
   }
 
-  /** The jobs waiting, handed over; a microtask queued for them that finds they have left does nothing. */
-  readonly #flush = (): void => {
+  /** The jobs waiting, handed over: the batch itself is the message (an array; every other message is an object). */
+  #flush(): void {
     if (this.#outgoing.length === 0) return;
     const jobs = this.#outgoing;
     this.#outgoing = [];
-    if (this.#send({ kind: 'jobs', jobs })) return;
+    if (this.#send(jobs)) return;
     // Something in a job would not clone (requests and answers are JSON: it should not happen): it fails alone.
-    for (const { id, method, alone } of eachJob(jobs)) if (!this.#send({ kind: 'jobs', jobs: alone })) this.#end(method, id, LOST);
+    for (const { id, method, alone } of eachJob(jobs)) if (!this.#send(alone)) this.#end(method, id, LOST);
     this.#settle();
-  };
+  }
 
   /** False when the message could not be cloned; a worker gone meanwhile is #lost's to tell. */
   #send(message: ToWorker): boolean {

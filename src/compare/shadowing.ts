@@ -60,9 +60,13 @@ export interface ShadowingLog {
 
 const SILENT: ShadowingLog = { warn: () => {}, info: () => {} };
 
-/** Results come back from the worker at most this long after their comparison ends, or sooner when this many wait. */
-const BATCH_MS = 100;
-const BATCH_SIZE = 64;
+/**
+ * Results come back from the worker at most this long after their comparison ends (the counters reach the
+ * store once a second too), or sooner when this many wait: each batch wakes the gateway's thread, which
+ * then counts them, and a busy gateway's batches leave by their number, not their time.
+ */
+const BATCH_MS = 1000;
+const BATCH_SIZE = 256;
 
 export class Shadowing {
   /** The comparisons under way; undefined when only capturing. */

@@ -4,7 +4,8 @@
  * settled the call is only noted; the calls settled within HANDOVER_MS of the
  * first are considered together when that time is up, off the caller's turn
  * (read-only? sampled?), and those chosen are handed to the comparisons
- * (off-thread.ts: a worker thread asks the candidate and diffs) in one go. The
+ * (off-thread.ts: a worker thread refuses what must not be sent, asks the
+ * candidate and diffs) in one go. The
  * caller never waits for the candidate; a full queue drops the comparison and
  * counts it. Below both transports, so REST, gRPC, gRPC-Web and
  * Connect calls are all seen, as the same request message.
@@ -16,14 +17,12 @@ import { requestContext, finish, type RequestContext } from '../request/context.
 import type { Operation, TransportCall } from '../port/operation.ts';
 import type { Runner } from '../port/runner.ts';
 import { COMPARISON_REQUEST_ID } from './candidate.ts';
-import { climbsPath } from './candidate-rest.ts';
 import type { Comparisons } from './off-thread.ts';
-import { refusedAsMalformed, type Outcome } from './outcome.ts';
+import type { Outcome } from './outcome.ts';
 import { answered, failed } from './primary-outcome.ts';
 import { isReadOnly } from '../contract/read-only.ts';
 import { methodName } from './request-of.ts';
 import { sampled } from './sampler.ts';
-import { sentText } from './sent-text.ts';
 import { add, KEY, type Counters } from './tally.ts';
 
 export interface TapOptions {
@@ -90,6 +89,7 @@ export class ComparingRunner implements Runner {
       const op = settled[i] as Operation;
       this.#consider(op.call!, op, settled[i + 1] as RequestContext, settled[i + 3] ? answered(settled[i + 2] as Json) : failed(settled[i + 2]));
     }
+    this.#options.comparisons?.handOver();
   };
 
   #consider(call: TransportCall, op: Operation, ctx: RequestContext, primary: Outcome): void {
@@ -115,11 +115,8 @@ export class ComparingRunner implements Runner {
     }
     const protocol = ctx.protocol ?? 'unknown';
     options.onCall?.({ method: name, request, protocol }, binding.method.input);
+    // A request the primary refused as malformed, or whose path climbs, is offered too: the worker refuses it (worker.ts).
     if (!compare || !sampled(options.sample, name, request, ctx.authorization)) return;
-    if (refusedAsMalformed(primary) || climbsPath(binding.method, request)) {
-      add(options.counters, name, KEY.refused);
-      return;
-    }
     const authorization = ctx.authorization;
     const askPrimary = async (): Promise<Outcome> => {
       const again = requestContext({ authorization, requestId: `${ctx.requestId}-compare`, budgetMs: options.budgetMs });
@@ -133,7 +130,7 @@ export class ComparingRunner implements Runner {
     };
     // The answer's text as the REST transport sent it, where it did: handed over instead of the document.
     // (A plain literal: properties after a spread are each defined by a call into V8's runtime.)
-    const primaryText = primary.kind === 'answer' ? sentText(primary.message) : undefined;
+    const primaryText = primary.kind === 'answer' ? ctx.sentText : undefined;
     const accepted = comparisons.offer({ name, request, primary, primaryText, authorization, readOnly, protocol, askPrimary });
     if (!accepted) options.onDropped(name);
   }

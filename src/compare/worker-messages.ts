@@ -22,7 +22,7 @@ export interface WorkerSettings {
   readonly keepSamples: boolean;
   /** The longest a finished comparison's result waits to be sent with others, in ms. */
   readonly batchMs: number;
-  /** Results sent at once when this many are waiting, without waiting out `batchMs`. */
+  /** Results sent at once when this many are waiting (at most half of `capacity` and `concurrency` together), without waiting out `batchMs`. */
   readonly batchSize: number;
 }
 
@@ -104,8 +104,8 @@ export function eachJob(batch: JobBatch): Array<{ id: number; method: string; al
 }
 
 export type ToWorker =
-  /** The comparisons the main thread chose within one hand-over (tap.ts, HANDOVER_MS). */
-  | { readonly kind: 'jobs'; readonly jobs: JobBatch }
+  /** The comparisons the main thread chose within one hand-over (tap.ts, HANDOVER_MS): the batch alone, no object around it. */
+  | JobBatch
   /** The primary's answer when asked again (`ask`), for the comparison that asked. */
   | { readonly kind: 'answer'; readonly ask: number; readonly outcome: Outcome }
   /** Send every result as soon as the comparisons under way end (a drain is awaited). */

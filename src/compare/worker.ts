@@ -2,8 +2,10 @@
  * The comparison's worker thread (`node:worker_threads`), started by
  * off-thread.ts: the candidate asked over its own connections, the answers
  * diffed, a differing answer read again after the back-off, and the sample
- * redacted, all off the gateway's event loop. It takes jobs in batches,
- * runs them through the same bounded queue and the same comparer as a replay
+ * redacted, all off the gateway's event loop; a job never to be sent (the
+ * primary refused it as malformed, or its path climbs) is counted as refused.
+ * It takes jobs in batches, runs them through the same bounded queue and the
+ * same comparer as a replay
  * (queue.ts, comparer.ts), and sends the findings back in batches (the
  * ones that ended alike as one finding and a count): the counters, samples and
  * metrics stay the main thread's. A primary's answer that came as text is
@@ -13,12 +15,13 @@
  * Imports only what a comparison needs: no Fastify, no store, no logger.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { climbsPath } from './candidate-rest.ts';
 import { openCandidate } from './open-candidate.ts';
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { Candidate } from './candidate.ts';
 import { findDifferences, type ComparisonInput, type Finding } from './comparer.ts';
 import type { Json } from '../vocabulary/json.ts';
-import type { Outcome } from './outcome.ts';
+import { refusedAsMalformed, type Outcome } from './outcome.ts';
 import { ComparisonQueue } from './queue.ts';
 import { methodByName } from './request-of.ts';
 import { readJobs, type FromWorker, type JobMessage, type ResultMessage, type ToWorker, type WorkerSettings } from './worker-messages.ts';
@@ -31,7 +34,14 @@ const candidate = openCandidate(settings.url, settings.protocol);
 candidate.catch(() => {});
 const queue = new ComparisonQueue({ capacity: settings.capacity, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs });
 const findOptions = { noise: settings.noise, retryMs: settings.retryMs, keepSample: settings.keepSamples };
+/**
+ * Results sent at once when this many wait: the batch's size, but never more than half of what the main
+ * thread hands over at most (a result not yet sent still holds its job's place there, and a small queue
+ * must not drop offers while its ended comparisons wait out the batch's time).
+ */
+const batchSize = Math.max(1, Math.min(settings.batchSize, Math.floor((settings.capacity + settings.concurrency) / 2)));
 const UNANSWERED: Finding = { result: 'errors', differences: [] };
+const REFUSED: Finding = { result: 'refused', differences: [] };
 
 /** The primary's answers awaited, by ask. */
 const asks = new Map<number, (outcome: Outcome) => void>();
@@ -68,7 +78,7 @@ function done(method: string, id: number, finding: Finding | undefined): void {
     if (alike) alike.times++;
     else byEnd.set(end, { method, finding, times: 1 });
   } else waiting.push({ id, method, finding });
-  if (++ended >= settings.batchSize) flush();
+  if (++ended >= batchSize) flush();
   else if (ended === 1) timer = timer?.refresh() ?? setTimeout(flush, settings.batchMs);
 }
 
@@ -136,6 +146,9 @@ function askPrimary(id: number): Promise<Outcome> {
 
 function start(job: JobMessage): void {
   const method = methodByName(job.method);
+  // Never sent, counted under `refused`: a request the primary refused as malformed, or whose path would
+  // climb out of its route. Judged here, from what crosses anyway, not on the caller's thread.
+  if (method !== undefined && ((job.primary.kind === 'error' && refusedAsMalformed(job.primary)) || climbsPath(method, job.request))) return done(job.method, job.id, REFUSED);
   const accepted = method !== undefined && queue.offer(async (signal) => {
     let finding: Finding;
     try {
@@ -154,10 +167,8 @@ function start(job: JobMessage): void {
 void candidate.finally(() => send({ kind: 'ready' })).catch(() => {});
 
 port.on('message', (message: ToWorker) => {
+  if (Array.isArray(message)) return readJobs(message, start);
   switch (message.kind) {
-    case 'jobs':
-      readJobs(message.jobs, start);
-      break;
     case 'answer':
       asks.get(message.ask)?.(message.outcome);
       asks.delete(message.ask);

@@ -49,6 +49,11 @@ export interface RequestContext {
   readonly trace?: TraceSpan | undefined;
   /** The wire the call came on (`rest`, `grpc`, `grpc-web`, `connect`), for a capture. */
   readonly protocol?: string | undefined;
+  /**
+   * The answer's JSON text as the transport sent it, where the transport keeps it (the REST routes of a
+   * comparing gateway: compare/tap.ts hands the comparison this text instead of the document).
+   */
+  readonly sentText?: string | undefined;
 }
 
 export interface ContextInput {
@@ -83,6 +88,7 @@ class ContextOfRequest implements RequestContext {
   readonly counter = { v1Calls: 0 };
   readonly trace: TraceSpan | undefined;
   readonly protocol: string | undefined;
+  sentText: string | undefined = undefined;
   readonly #budgetMs: number;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #caller: CancelSignal | undefined;
@@ -160,6 +166,11 @@ export function identify(ctx: RequestContext, caller: Caller | undefined, author
   ctx.caller = caller;
   ctx.authorization = authorization;
   ctx.visibleWithin = visibleWithin;
+}
+
+/** The answer's JSON text, as the transport sent it (RequestContext.sentText). */
+export function sentAs(ctx: RequestContext, text: string): void {
+  if (ctx instanceof ContextOfRequest) ctx.sentText = text;
 }
 
 /** The request's deadline has passed, by the transport's own timer (ContextInput.timedByTransport): its work is ended with DEADLINE_EXCEEDED. */

@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 
-parentPort!.on('message', (message: { kind: string; jobs?: Array<{ authorization: string }> }) => {
-  if (message.kind === 'jobs') throw new Error(`died holding ${message.jobs![0]!.authorization}`);
+// A batch of jobs is a flat array (worker-messages.ts), the caller's Authorization among its values.
+parentPort!.on('message', (message: unknown) => {
+  if (Array.isArray(message)) throw new Error(`died holding ${message.filter((value) => typeof value === 'string' && value.startsWith('Bearer ')).join(', ')}`);
 });

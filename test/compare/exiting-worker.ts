@@ -9,6 +9,7 @@ import '../../src/compare/worker.ts';
 let batches = 0;
 
 // Registered after worker.ts's own listener: the batch has reached its queue when the thread exits.
-parentPort!.on('message', (message: { kind: string }) => {
-  if (message.kind === 'jobs' && ++batches === 2) process.exit(3);
+// A batch of jobs is the one message that is an array (worker-messages.ts).
+parentPort!.on('message', (message: unknown) => {
+  if (Array.isArray(message) && ++batches === 2) process.exit(3);
 });

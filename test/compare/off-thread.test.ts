@@ -178,17 +178,48 @@ describe('the comparisons handed to the worker', () => {
     }
   });
 
-  it('leave within the hand-over\'s time, the first and a later one alike, with no drain to send them', async () => {
+  it('leave when the tap hands them over, the first and a later one alike, with no drain to send them', async () => {
     const { offThread } = comparisons({ settings: { url: candidateUrl } });
     try {
       await offThread.ready();
       Atomics.store(seen, 0, 0);
       for (const expected of [1, 2]) {
         expect(offThread.offer(job())).toBe(true);
-        // The worker asks the candidate only once the job is handed over: HANDOVER_MS after the offer.
+        offThread.handOver();
+        // The worker asks the candidate only once the job is handed over.
         for (let i = 0; i < 500 && Atomics.load(seen, 0) < expected; i++) await new Promise((resolve) => setTimeout(resolve, 5));
         expect(Atomics.load(seen, 0)).toBe(expected);
       }
+    } finally {
+      await offThread.close();
+    }
+  });
+
+  it('come back at once when half of what may be handed over has ended, whatever the batch\'s time', async () => {
+    // A queue of 1 and 1 running: each result comes back alone, not after the batch's minute.
+    const { offThread, found } = comparisons({ settings: { url: candidateUrl, batchMs: 60_000 } });
+    try {
+      await offThread.ready();
+      expect(offThread.offer(job())).toBe(true);
+      offThread.handOver();
+      await until(() => found.length === 1, 'the result back, with no drain to send it');
+      expect(offThread.pending).toBe(0);
+    } finally {
+      await offThread.close();
+    }
+  });
+
+  it('that must not be sent are refused by the worker and counted so, the candidate never asked', async () => {
+    const { offThread, told } = comparisons({ settings: { url: candidateUrl, capacity: 10 } });
+    try {
+      await offThread.ready();
+      Atomics.store(seen, 0, 0);
+      // A path that climbs out of its route, and a request the primary refused as malformed.
+      expect(offThread.offer({ ...job(), request: { uid: '..%2F..%2Finternal' } })).toBe(true);
+      expect(offThread.offer({ ...job(), primary: { kind: 'error', code: 3, reason: 'INVALID_ARGUMENT', detailTypes: ['google.rpc.ErrorInfo'] } })).toBe(true);
+      await offThread.drained();
+      expect(told).toEqual([{ finding: { result: 'refused', differences: [] }, times: 2 }]);
+      expect(Atomics.load(seen, 0)).toBe(0);
     } finally {
       await offThread.close();
     }

@@ -1,17 +1,24 @@
 /**
- * The primary's answer handed to the comparison as the JSON text the caller got (compare/sent-text.ts):
- * a candidate answering those very bytes is equal without either side being parsed; any other bytes
- * are read and compared as messages, as before.
+ * The primary's answer handed to the comparison as the JSON text the caller got (kept on the request's
+ * context by the REST routes of a comparing gateway): a candidate answering those very bytes is equal
+ * without either side being parsed; any other bytes are read and compared as messages, as before.
  */
 import { createServer, type Server } from 'node:http';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DescMethod } from '@bufbuild/protobuf';
-import { contract } from '../../src/contract/registry.ts';
+import { notFound } from '../../src/aip/errors.ts';
+import { bindContract, forMode } from '../../src/contract/bindings.ts';
+import { apiServices, contract } from '../../src/contract/registry.ts';
 import { RestCandidate } from '../../src/compare/candidate-rest.ts';
 import type { Finding } from '../../src/compare/comparer.ts';
 import { OffThreadComparisons, type ShadowJob } from '../../src/compare/off-thread.ts';
 import { SAME_AS_PRIMARY } from '../../src/compare/outcome.ts';
-import { sentText, serializeRemembering } from '../../src/compare/sent-text.ts';
+import type { Runner } from '../../src/port/runner.ts';
+import type { RequestContext } from '../../src/request/context.ts';
+import { installErrorHandling } from '../../src/transport/rest/errors.ts';
+import { v2Routes } from '../../src/transport/rest/routes.ts';
+import { MAPPINGS } from '../../mappings/index.ts';
 import { closeLocal, listenLocal } from '../support/local-http.ts';
 
 const GET_GROUP = 'chainguard.platform.iam.v2beta1.GroupsService/GetGroup';
@@ -39,12 +46,43 @@ afterAll(async () => {
   await closeLocal(server);
 });
 
+/** The REST routes over a runner that answers a group, or NOT_FOUND for `missing`; each call's context kept. */
+async function restRoutes(keepSentText: boolean) {
+  const contexts: RequestContext[] = [];
+  const runner: Runner = {
+    execute: async (op, ctx) => {
+      contexts.push(ctx);
+      const uid = (op as { uid: string }).uid;
+      if (uid === 'missing') throw notFound('group', uid);
+      return { uid, name: 'team', labels: { a: 'b' } };
+    },
+  };
+  const app = Fastify();
+  installErrorHandling(app);
+  const bindings = forMode(bindContract(apiServices(), MAPPINGS), 'translate').served;
+  await app.register(v2Routes, { bindings, unserved: [], runner, budgetMs: 5000, versions: ['v2beta1'], debugHeaders: false, keepSentText });
+  return { app, contexts };
+}
+
 describe('the primary\'s answer as the text the caller got', () => {
-  it('is kept by the serializer a comparing gateway\'s routes use, and is that serializer\'s output', () => {
-    const document = { uid: 'ab', labels: { a: 'b' } };
-    expect(serializeRemembering(document)).toBe(JSON.stringify(document));
-    expect(sentText(document)).toBe(JSON.stringify(document));
-    expect(sentText({ uid: 'ab' })).toBeUndefined();
+  it('is kept on the request\'s context by a comparing gateway\'s REST routes, byte for byte what was sent, an error\'s body not', async () => {
+    const keeping = await restRoutes(true);
+    const plain = await restRoutes(false);
+    try {
+      for (const uid of ['ab', 'missing']) {
+        const [kept, sent] = await Promise.all([keeping, plain].map(({ app }) => app.inject({ method: 'GET', url: `/iam/v2beta1/groups/${uid}` })));
+        // The caller gets what a gateway that keeps nothing sends: the same status, type and bytes.
+        expect(kept!.statusCode).toBe(sent!.statusCode);
+        expect(kept!.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(kept!.headers['content-type']).toBe(sent!.headers['content-type']);
+        expect(kept!.body).toBe(sent!.body);
+        expect(keeping.contexts.at(-1)!.sentText).toBe(uid === 'missing' ? undefined : kept!.body);
+        expect(plain.contexts.at(-1)!.sentText).toBeUndefined();
+      }
+    } finally {
+      await keeping.app.close();
+      await plain.app.close();
+    }
   });
 
   it('makes a candidate answering its very bytes the same answer, unread; other bytes are read', async () => {

@@ -13,7 +13,7 @@ import { Shadowing, type ShadowingSettings } from '../../src/compare/shadowing.t
 import { ComparingRunner, HANDOVER_MS } from '../../src/compare/tap.ts';
 import type { Operation } from '../../src/port/operation.ts';
 import type { Runner } from '../../src/port/runner.ts';
-import { requestContext } from '../../src/request/context.ts';
+import { requestContext, sentAs } from '../../src/request/context.ts';
 import type { ComparisonCounterStore } from '../../src/store/types.ts';
 import type { Json } from '../../src/vocabulary/json.ts';
 import { closeLocal, listenLocal } from '../support/local-http.ts';
@@ -36,24 +36,23 @@ describe('the tap', () => {
     vi.useRealTimers();
   });
 
-  function tapped() {
+  function tapped(inner: Runner = primary) {
     const offered: Array<{ uid: string; run: number }> = [];
-    let run = 0;
-    let running = false;
+    const jobs: ShadowJob[] = [];
+    // Offers handed over together share a number: that of their hand-over.
+    let handOvers = 0;
     const comparisons: Comparisons = {
       offer(job: ShadowJob) {
-        // Offers made in one run of code share its number.
-        if (!running) {
-          running = true;
-          run++;
-          queueMicrotask(() => (running = false));
-        }
-        offered.push({ uid: (job.request as { uid: string }).uid, run });
+        jobs.push(job);
+        offered.push({ uid: (job.request as { uid: string }).uid, run: handOvers + 1 });
         return true;
       },
+      handOver() {
+        handOvers++;
+      },
     };
-    const runner = new ComparingRunner(primary, { bindings: [binding], comparisons, counters: new Map(), sample: 1, unsafe: false, budgetMs: 5000, onDropped: () => {} });
-    return { runner, offered };
+    const runner = new ComparingRunner(inner, { bindings: [binding], comparisons, counters: new Map(), sample: 1, unsafe: false, budgetMs: 5000, onDropped: () => {} });
+    return { runner, offered, jobs, handOvers: () => handOvers };
   }
 
   it('only notes a settled call on the caller\'s turn, and considers those of the hand-over\'s time together once it is up', async () => {
@@ -74,6 +73,25 @@ describe('the tap', () => {
     expect(offered).toHaveLength(3);
     await vi.advanceTimersByTimeAsync(1);
     expect(offered.at(-1)).toEqual({ uid: 'd', run: 2 });
+  });
+
+  it('hands over the text its answer was sent in, kept on the request\'s context, and not the document', async () => {
+    vi.useFakeTimers();
+    const text = '{"uid":"a","name":"team"}';
+    // As the REST routes of a comparing gateway do once the answer is serialized.
+    const sending: Runner = { execute: async (op, ctx) => primary.execute(op, ctx).then((document) => (sentAs(ctx, text), document)) };
+    const { runner, jobs, handOvers } = tapped(sending);
+    await runner.execute(getOf('a', { count: 0 }), context('a'));
+    await vi.advanceTimersByTimeAsync(HANDOVER_MS);
+    expect(jobs.map((job) => job.primaryText)).toEqual([text]);
+    expect(handOvers()).toBe(1);
+  });
+
+  it('offers a request that must not be sent like any other: the worker refuses it', async () => {
+    const { runner, offered } = tapped();
+    await runner.execute(getOf('..%2F..%2Finternal', { count: 0 }), context('climbs'));
+    runner.considerSettled();
+    expect(offered).toEqual([{ uid: '..%2F..%2Finternal', run: 1 }]);
   });
 
   it('considers what it has noted at once when asked (a drain, a close)', async () => {

@@ -12,7 +12,7 @@ import type { RawQuery } from '../../aip/list-request.ts';
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { Binding } from '../../contract/bindings.ts';
 import { httpRule } from '../../contract/registry.ts';
-import { callerGone, finish, requestContext, type RequestContext } from '../../request/context.ts';
+import { callerGone, finish, requestContext, sentAs, type RequestContext } from '../../request/context.ts';
 import type { Runner } from '../../port/runner.ts';
 import { callerContext } from '../../observability/tracing.ts';
 import { byRank, compileTemplate, withoutTrailingSlashes, type PathTemplate } from './path-template.ts';
@@ -32,8 +32,11 @@ export interface RouteOptions {
   versions: readonly string[];
   /** Adds `x-v2gw-v1-calls` to responses. */
   debugHeaders: boolean;
-  /** How answers become JSON text, when not Fastify's own (a comparing gateway keeps the text: compare/sent-text.ts). */
-  serializer?: ((payload: unknown) => string) | undefined;
+  /**
+   * Keep each answer's JSON text on its request's context (RequestContext.sentText): a comparing gateway
+   * hands that text to its comparison (compare/tap.ts).
+   */
+  keepSentText?: boolean | undefined;
 }
 
 declare module 'fastify' {
@@ -124,14 +127,30 @@ function prefixes(table: Map<string, Route[]>, versions: readonly string[]): str
   return [...services].flatMap((service) => versions.map((version) => `/${service}/${version}`));
 }
 
+/** The content type Fastify gives a JSON answer it serializes itself. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A reply's serializer while the answers' text is kept: Fastify's JSON, kept on the request's context
+ * when it is the answer (an error's body is not). Fastify calls a reply's own serializer as the reply's
+ * method, so one function serves every request, and the text needs no table keyed by its document (a
+ * WeakMap's entries are ephemerons, which every scavenge must walk). Fastify sets the JSON content type
+ * only for its own serializer: it is set here as Fastify sets it.
+ */
+function keepingSentText(this: FastifyReply, payload: unknown): string {
+  const text = JSON.stringify(payload);
+  this.type(JSON_TYPE);
+  if (this.raw.statusCode < 300) sentAs(this.request.v2gw, text);
+  return text;
+}
+
 export async function v2Routes(app: FastifyInstance, options: RouteOptions): Promise<void> {
   const { runner, budgetMs } = options;
   const table = routeTable(options.bindings, options.unserved, options.versions);
   const candidates = routeIndex(table);
 
   app.decorateRequest('v2gw', null as unknown as RequestContext);
-  // Before the routes: each route takes the serializer set when it is added.
-  if (options.serializer) app.setReplySerializer(options.serializer);
+  const keepSentText = options.keepSentText === true;
   // Callback hooks (a throw is the request's error): no promise per hook on every request.
   app.addHook('onRequest', (request, reply, done) => {
     const authorization = request.headers.authorization ?? '';
@@ -152,7 +171,7 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
     });
   }
 
-  const handle = (request: FastifyRequest) => {
+  const handle = (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url;
     const query = url.indexOf('?');
     const path = withoutTrailingSlashes(query < 0 ? url : url.slice(0, query));
@@ -165,6 +184,7 @@ export async function v2Routes(app: FastifyInstance, options: RouteOptions): Pro
         throw unimplemented(rpc, options.unservedReasons?.[rpc]);
       }
       const op = restOperation(route.binding, { variables, query: request.query as RawQuery, body: request.body });
+      if (keepSentText) reply.serializer(keepingSentText);
       return runner.execute(op, request.v2gw);
     }
     throw notFound('route', `${request.method} ${path}`);
