@@ -123,7 +123,7 @@ describe('a request\'s context', () => {
 
   it('lists no member beyond what it says it has', () => {
     const ctx = requestContext({ authorization: 'Bearer t', requestId: 'r', budgetMs: 60_000 });
-    expect(Object.keys(ctx).sort()).toEqual(['authorization', 'caller', 'counter', 'deadline', 'protocol', 'requestId', 'signal', 'trace', 'visibleWithin']);
+    expect(Object.keys(ctx).sort()).toEqual(['authorization', 'caller', 'counter', 'deadline', 'protocol', 'requestId', 'sentText', 'signal', 'trace', 'visibleWithin']);
     finish(ctx);
   });
 });
