@@ -13,14 +13,19 @@ import { readListAnswer, ScannedRows } from '../../src/v1/list-body.ts';
 import { prng } from '../support/prng.ts';
 import { members, randomRow } from '../support/v1-rows.ts';
 
+/** Every top-level, filtered or ordered path of a mapping: what a List reads off its rows. */
+function queriedPaths(mapping: (typeof MAPPINGS)[number]): Set<string> {
+  return new Set<string>([
+    ...Object.keys(mapping.fields),
+    ...Object.values(mapping.filters).flatMap((f) => (f.field ? [f.field] : [])),
+    ...mapping.orderBy.fields,
+    ...Object.values(mapping.orderBy.aliases ?? {}),
+  ]);
+}
+
 describe('v2PathReader', () => {
   for (const mapping of MAPPINGS) {
-    const paths = new Set<string>([
-      ...Object.keys(mapping.fields),
-      ...Object.values(mapping.filters).flatMap((f) => (f.field ? [f.field] : [])),
-      ...mapping.orderBy.fields,
-      ...Object.values(mapping.orderBy.aliases ?? {}),
-    ]);
+    const paths = queriedPaths(mapping);
     it(`${mapping.name}: reads every filtered, ordered or top-level path as its rendering has it`, () => {
       // A seed of each resource's own, so a failing case replays.
       const random = prng([...mapping.name].reduce((seed, c) => Math.imul(seed, 31) + c.charCodeAt(0), 17));
@@ -35,12 +40,7 @@ describe('v2PathReader', () => {
   }
 
   for (const mapping of MAPPINGS) {
-    const paths = new Set<string>([
-      ...Object.keys(mapping.fields),
-      ...Object.values(mapping.filters).flatMap((f) => (f.field ? [f.field] : [])),
-      ...mapping.orderBy.fields,
-      ...Object.values(mapping.orderBy.aliases ?? {}),
-    ]);
+    const paths = queriedPaths(mapping);
     it(`${mapping.name}: read by column off a scanned list, every path reads as off the row (v2ColumnReader)`, () => {
       const random = prng([...mapping.name].reduce((seed, c) => Math.imul(seed, 37) + c.charCodeAt(0), 23));
       const names = [...members(mapping.fields)];
