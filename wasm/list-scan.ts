@@ -7,6 +7,8 @@
 // answers FAILED the caller parses the body whole, and that decides.
 //
 // Kept in one file with no imports and no allocation: the module's memory is laid out by hand below.
+// Compiled with its functions' names kept (asconfig.json's `debug`: a name section, no other change to
+// the code), so profiles and `npm run bench:instructions -- --stages` tell its functions by name.
 
 /** Answered instead of an index where the JSON is not what JSON.parse accepts, or nests too deep. */
 const FAILED: i32 = -1;

@@ -202,8 +202,8 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
   const fresh = scannedFor(wanted);
   const scan = listScan;
   if (!scan) return undefined;
-  scan.load(text, wanted.names);
   try {
+    scan.load(text, wanted.names);
     let i = kept === 0 ? scan.skipSpace(rows.open + 1) : separated(scan.separator(spans[2 * kept - 1]!, CLOSE_BRACKET));
     if (kept === 0 && text[i] === CLOSE_BRACKET) i = ~i;
     // The earlier row a new row lines up with (after the shift), once within the common end: from

@@ -6,8 +6,9 @@
  * (bounds, types) on every one; the module reads a string sixteen bytes at a time and matches keys
  * without leaving its loop. Positions given and answered are indices into the body.
  *
- * Where WebAssembly is not there (`node --jitless`), `listScan` is undefined and list-body.ts parses
- * every body whole: the same answers, at the whole parse's cost.
+ * Where WebAssembly is not there (`node --jitless`) or the module cannot start, `listScan` is undefined
+ * and list-body.ts parses every body whole: the same answers, at the whole parse's cost. A body it cannot
+ * make room for (memory.grow refused) is parsed whole the same way.
  */
 import { readFileSync } from 'node:fs';
 
@@ -169,7 +170,13 @@ export class ListScan {
 function loaded(): ListScan | undefined {
   const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
   if (!api) return undefined;
-  return new ListScan(api, new api.Module(readFileSync(new URL('./list-scan.wasm', import.meta.url))));
+  const bytes = readFileSync(new URL('./list-scan.wasm', import.meta.url));
+  try {
+    return new ListScan(api, new api.Module(bytes));
+  } catch {
+    // No address space for its memory (a `ulimit -v`), or a CPU without the SIMD it uses: lists are parsed whole.
+    return undefined;
+  }
 }
 
 export const listScan = loaded();
