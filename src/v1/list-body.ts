@@ -310,7 +310,10 @@ function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
   return same;
 }
 
-/** The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse reads right. */
+/**
+ * The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse
+ * reads right, or is a name the module does not match (not ASCII, too long, or too many names).
+ */
 function wantedOf(members: readonly string[], presence: readonly string[]): WantedSet | undefined {
   const named = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
   if (named.some((w) => w.name === '__proto__')) return undefined;
@@ -324,7 +327,7 @@ function wantedOf(members: readonly string[], presence: readonly string[]): Want
   return { all, names };
 }
 
-/** A member the rows are read for, with its name's bytes to match keys against. */
+/** A member the rows are read for. */
 interface Wanted {
   name: string;
   /** Read for whether it is blank only (see readListAnswer). */
