@@ -37,6 +37,7 @@ const ENTRY_POINTS = ['src/cli.ts', ...WORKER_ENTRY_POINTS, ...BENCH_ENTRY_POINT
 const ASSETS: Array<[string, string]> = [
   ['package.json', 'package.json'], // src/version.ts: ../package.json
   ['src/contract/descriptors.binpb', 'src/descriptors.binpb'], // src/contract/registry.ts: ./descriptors.binpb
+  ['src/v1/list-scan.wasm', 'src/list-scan.wasm'], // src/v1/list-scan.ts: ./list-scan.wasm
 ];
 
 /**

@@ -21,7 +21,8 @@ export const STAGES: readonly Stage[] = [
   { stage: 'engine (backend, row)', match: / src\/(engine|vocabulary|uidp\.ts)/ },
   { stage: 'v1 call (request, deadline, retry)', match: / src\/v1\/(client|exchange|read-retry|call-deadline|query-string|errors)\.ts/ },
   { stage: 'v1 call (undici, its llhttp in wasm)', match: / node_modules\/undici\/|^JS:wasm-function/ },
-  { stage: 'v1 answer parse', match: / src\/v1\// },
+  // The list scan's WebAssembly module names its functions (its name section) `wasm/list-scan/<function>`.
+  { stage: 'v1 answer parse', match: / src\/v1\/|^JS:wasm\/list-scan\// },
   { stage: 'render', match: / src\/render\// },
   { stage: 'encode (contract, protobuf)', match: / (src\/contract\/|node_modules\/@bufbuild\/)/ },
   { stage: 'server wiring (src/server.ts, hooks)', match: / src\/server\.ts/ },

@@ -10,27 +10,13 @@
  * serves it. The result is exactly JSON.parse's: the same values, and
  * a body JSON.parse refuses is refused (the scan gives up on anything it does
  * not expect, and the body is then parsed whole, which throws as JSON.parse
- * throws). Pure.
+ * throws). The scan's byte loop is a WebAssembly module (list-scan.ts); this
+ * reads what it finds into columns. Pure.
  */
-import {
-  asBuffer, BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, parseJsonBytes, QUOTE,
-} from './json-body.ts';
+import { asBuffer, CLOSE_BRACE, CLOSE_BRACKET, COLON, OPEN_BRACE, OPEN_BRACKET, parseJsonBytes, QUOTE } from './json-body.ts';
+import { ENDED, FAILED, FAILED_SEPARATOR, listScan, type ListScan, MAX_NAME, MAX_WANTED, MORE } from './list-scan.ts';
 
 type Json = Record<string, unknown>;
-
-/**
- * Whether the string skipString skipped last held an escape. Declared before the functions that read
- * it, so V8 need not check on each read that it has been (a `let` read before its declaration throws).
- */
-let escaped = false;
-
-/**
- * The body being scanned, read four bytes at a time where skipString runs through a string (set by
- * `scanned`, let go by `released`): the scan is synchronous, so one at a time. Most of a list's bytes
- * are inside strings, and a word is checked for a quote, a backslash or a control byte at once.
- */
-let words: DataView = new DataView(new ArrayBuffer(0));
-const NO_WORDS = words;
 
 /**
  * How a reading made from an earlier one (rereadListAnswer) stands to it: its rows before `same` are the
@@ -214,10 +200,12 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
   while (kept < count && spans[2 * kept + 1]! <= prefix) kept++;
   // The rows read anew, between the earlier rows kept at either end.
   const fresh = scannedFor(wanted);
-  const b = scanned(text);
+  const scan = listScan;
+  if (!scan) return undefined;
   try {
-    let i = kept === 0 ? skipSpace(b, rows.open + 1) : separator(b, spans[2 * kept - 1]!, CLOSE_BRACKET);
-    if (kept === 0 && b[i] === CLOSE_BRACKET) i = ~i;
+    scan.load(text, wanted.names);
+    let i = kept === 0 ? scan.skipSpace(rows.open + 1) : separated(scan.separator(spans[2 * kept - 1]!, CLOSE_BRACKET));
+    if (kept === 0 && text[i] === CLOSE_BRACKET) i = ~i;
     // The earlier row a new row lines up with (after the shift), once within the common end: from
     // there on the bytes are the earlier answer's, its remaining rows moved by the shift.
     let next = kept;
@@ -228,8 +216,9 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
         aligned = true;
         break;
       }
-      if (b[i] !== OPEN_BRACE) return undefined;
-      i = separator(b, scanRow(b, text, i, wanted, fresh), CLOSE_BRACKET);
+      if (scan.rows(i, 1) === FAILED) return undefined;
+      taken(scan, text, wanted, fresh);
+      i = scan.next;
     }
     if (!aligned) {
       // The array ended among the rows read afresh: what follows it must be the earlier answer's end,
@@ -244,7 +233,7 @@ export function rereadListAnswer(before: Uint8Array, earlier: unknown, bytes: Ui
   } catch {
     return undefined;
   } finally {
-    released();
+    scan.done();
   }
 }
 
@@ -321,42 +310,36 @@ function commonSuffix(a: Buffer, b: Buffer, limit: number): number {
   return same;
 }
 
-/** The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse reads right. */
+/**
+ * The members as the scan matches them; undefined when one is `__proto__`, which only the whole parse
+ * reads right, or is a name the module does not match (not ASCII, too long, or too many names).
+ */
 function wantedOf(members: readonly string[], presence: readonly string[]): WantedSet | undefined {
   const named = [...members.map((name) => ({ name, presence: false })), ...presence.map((name) => ({ name, presence: true }))];
   if (named.some((w) => w.name === '__proto__')) return undefined;
   // A member named twice is read as first named: one column a name.
   const wanted = named.filter((w, i) => named.findIndex((o) => o.name === w.name) === i);
-  // A plain Uint8Array, as the body is read through one: indexing a Buffer subclass is slower.
-  const all = wanted.map((w, column) => ({ ...w, column, bytes: new Uint8Array(Buffer.from(w.name, 'utf8')) }));
-  const byLength = new Array<readonly Wanted[] | undefined>(Math.max(0, ...all.map((w) => w.bytes.length)) + 1).fill(undefined);
-  for (const w of all) byLength[w.bytes.length] = [...(byLength[w.bytes.length] ?? []), w];
-  return { all, byLength };
+  const all = wanted.map((w, column) => ({ ...w, column }));
+  // The module matches keys against ASCII names (a key spelt with escapes is decoded only so far), in
+  // slots of its own size; any other name is left to the whole parse.
+  const names = all.map((w) => Buffer.from(w.name, 'latin1'));
+  if (names.length > MAX_WANTED || all.some((w) => !/^[\x00-\x7f]*$/.test(w.name) || w.name.length > MAX_NAME)) return undefined;
+  return { all, names };
 }
 
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-
-/** A member the rows are read for, with its name's bytes to match keys against. */
+/** A member the rows are read for. */
 interface Wanted {
   name: string;
-  bytes: Uint8Array;
   /** Read for whether it is blank only (see readListAnswer). */
   presence: boolean;
   /** Its index among the wanted members: its column of ScannedRows. */
   column: number;
 }
 
-/**
- * The members the rows are read for, and the same by the length of their names in bytes: most keys of a
- * row are of a length no wanted member has, and are passed over at one look.
- */
+/** The members the rows are read for, and their names' bytes as the module matches keys against them. */
 interface WantedSet {
   all: readonly Wanted[];
-  byLength: ReadonlyArray<readonly Wanted[] | undefined>;
+  names: readonly Uint8Array[];
 }
 
 /** Gives up on the scan: the body is not of the shape it reads (or not JSON), so the whole parse answers. */
@@ -382,11 +365,10 @@ function scannedFor(wanted: WantedSet): Scanned {
 const SIZED_ROWS = 1 << 14;
 
 /**
- * Sizes the arrays for the rows the `remaining` bytes are likely to hold, given the first row's
- * length (with an eighth to spare), so they are not grown, and copied, row by row.
+ * Sizes the arrays for the rows the `remaining` bytes (from the first row on) are likely to hold, given
+ * the first row's length (with an eighth to spare), so they are not grown, and copied, row by row.
  */
-function sizeFor(into: Scanned, remaining: number): void {
-  const first = into.spans[1]! - into.spans[0]!;
+function sizeFor(into: Scanned, first: number, remaining: number): void {
   const rows = Math.min(SIZED_ROWS, 1 + Math.ceil((remaining / Math.max(first, 1)) * 1.125));
   if (rows <= into.count) return;
   into.columns = into.columns.map((column) => {
@@ -411,262 +393,124 @@ function sameMembers(members: readonly string[], wanted: WantedSet): boolean {
   return members.length === wanted.all.length && wanted.all.every((w, m) => w.name === members[m]);
 }
 
-/** The body's bytes as the scan reads them, its words set to the same memory (until `released`). */
-function scanned(text: Buffer): Uint8Array {
-  words = new DataView(text.buffer, text.byteOffset, text.byteLength);
-  // Indexing a plain Uint8Array is faster than indexing a Buffer (a subclass of it).
-  return new Uint8Array(text.buffer, text.byteOffset, text.byteLength);
+/** The index `scan` answered, or a throw of `unexpected` where it answered FAILED. */
+function checked(i: number): number {
+  if (i === FAILED) throw unexpected;
+  return i;
 }
 
-/** Lets go of the body `scanned` set (it is not kept past its scan). */
-function released(): void {
-  words = NO_WORDS;
+/** The index `separator` answered, or a throw of `unexpected` where it found neither a comma nor the close. */
+function separated(i: number): number {
+  if (i === FAILED_SEPARATOR) throw unexpected;
+  return i;
 }
 
 function scanAnswer(text: Buffer, wanted: WantedSet): Json | undefined {
+  const scan = listScan;
+  if (!scan) return undefined;
+  scan.load(text, wanted.names);
   try {
-    return scanAnswerOf(scanned(text), text, wanted);
+    return scanAnswerOf(scan, text, wanted);
   } finally {
-    released();
+    scan.done();
   }
 }
 
-function scanAnswerOf(b: Uint8Array, text: Buffer, wanted: WantedSet): Json | undefined {
-  let i = skipSpace(b, b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0);
-  if (b[i] !== OPEN_BRACE) return undefined;
+function scanAnswerOf(scan: ListScan, text: Buffer, wanted: WantedSet): Json | undefined {
+  let i = scan.skipSpace(text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf ? 3 : 0);
+  if (text[i] !== OPEN_BRACE) return undefined;
   const answer: Json = {};
-  i = skipSpace(b, i + 1);
-  if (b[i] !== CLOSE_BRACE) {
+  i = scan.skipSpace(i + 1);
+  if (text[i] !== CLOSE_BRACE) {
     for (;;) {
-      const keyEnd = skipString(b, i);
+      const keyEnd = checked(scan.skipString(i));
       const key = JSON.parse(text.toString('utf8', i, keyEnd)) as string;
-      i = skipSpace(b, keyEnd);
-      if (b[i] !== COLON) throw unexpected;
-      i = skipSpace(b, i + 1);
+      i = scan.skipSpace(keyEnd);
+      if (text[i] !== COLON) throw unexpected;
+      i = scan.skipSpace(i + 1);
       let value: unknown;
-      if (key === 'items' && b[i] === OPEN_BRACKET) {
+      if (key === 'items' && text[i] === OPEN_BRACKET) {
         const into = scannedFor(wanted);
-        const end = scanRows(b, text, i, wanted, into);
+        const end = scanRows(scan, text, i, wanted, into);
         if (end < 0) return undefined;
         const { columns, spans } = trimmed(into);
         value = new ScannedRows(text, wanted.all.map((w) => w.name), columns, spans, i, end);
         i = end;
       } else {
-        const end = skipValue(b, i);
+        const end = checked(scan.skipValue(i));
         value = JSON.parse(text.toString('utf8', i, end));
         i = end;
       }
       // JSON.parse makes `__proto__` an own property; plain assignment would set the prototype instead.
       if (key === '__proto__') Object.defineProperty(answer, key, { value, writable: true, enumerable: true, configurable: true });
       else answer[key] = value;
-      i = separator(b, i, CLOSE_BRACE);
+      i = separated(scan.separator(i, CLOSE_BRACE));
       if (i < 0) {
         i = ~i;
         break;
       }
     }
   }
-  if (skipSpace(b, i + 1) !== b.length) throw unexpected;
+  if (scan.skipSpace(i + 1) !== text.length) throw unexpected;
   return answer;
 }
 
-/** The rows of the array at `i`, each an object; -1 when an element is not one (the whole parse says what it is). */
-function scanRows(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, into: Scanned): number {
-  i = skipSpace(b, i + 1);
-  if (b[i] === CLOSE_BRACKET) return i + 1;
+/** Rows asked of the module at once: as many as its output holds. */
+const ALL_ROWS = 2 ** 31 - 1;
+
+/**
+ * The rows of the array at `i`, each an object, read into `into`; the index just past the array, or
+ * -1 when an element is not an object or the JSON is not JSON (the whole parse says what it is).
+ */
+function scanRows(scan: ListScan, text: Buffer, i: number, wanted: WantedSet, into: Scanned): number {
+  i = scan.skipSpace(i + 1);
+  if (text[i] === CLOSE_BRACKET) return i + 1;
   for (;;) {
-    if (b[i] !== OPEN_BRACE) return -1;
-    i = separator(b, scanRow(b, text, i, wanted, into), CLOSE_BRACKET);
-    if (i < 0) return ~i + 1;
-    if (into.count === 1) sizeFor(into, b.length - i);
+    const status = scan.rows(i, ALL_ROWS);
+    if (status === FAILED) return -1;
+    if (into.count === 0) {
+      const at = scan.recordAt();
+      const records = scan.records;
+      sizeFor(into, records[at + 1]! - records[at]!, text.length - records[at]!);
+    }
+    taken(scan, text, wanted, into);
+    i = scan.next;
+    if (status === ENDED) return ~i + 1;
+    if (status !== MORE) return -1;
+  }
+}
+
+/** The rows the module just wrote, added to `into`: their spans, and each wanted member's value read. */
+function taken(scan: ListScan, text: Buffer, wanted: WantedSet, into: Scanned): void {
+  const records = scan.records;
+  const all = wanted.all;
+  const stride = 2 + 2 * all.length;
+  const { columns, spans } = into;
+  let r = scan.recordAt();
+  for (let n = scan.written; n > 0; n--, r += stride) {
+    const at = into.count++;
+    spans[2 * at] = records[r]!;
+    spans[2 * at + 1] = records[r + 1]!;
+    for (let m = 0; m < all.length; m++) {
+      const start = records[r + 2 + 2 * m]!;
+      const end = records[r + 3 + 2 * m]!;
+      columns[m]![at] = start < 0 ? undefined : all[m]!.presence ? presence(text, start, end) : readValue(text, start, end);
+    }
   }
 }
 
 /**
- * The object at `i`, a row: its wanted members' values pushed to their columns (undefined for one it
- * lacks) and its span to `spans`; the index just past it.
+ * The value at [start, `end`) (a string holding an escape where `end` is negated): a string without
+ * escapes is decoded directly, anything else parsed.
  */
-function scanRow(b: Uint8Array, text: Buffer, i: number, wanted: WantedSet, into: Scanned): number {
-  const start = i;
-  const at = into.count;
-  const columns = into.columns;
-  for (let m = 0; m < columns.length; m++) columns[m]![at] = undefined;
-  i = skipSpace(b, i + 1);
-  if (b[i] !== CLOSE_BRACE) {
-    for (;;) {
-      const keyStart = i;
-      const keyEnd = skipString(b, i);
-      const member = wantedMember(b, text, keyStart, keyEnd, wanted);
-      i = skipSpace(b, keyEnd);
-      if (b[i] !== COLON) throw unexpected;
-      i = skipSpace(b, i + 1);
-      const valueStart = i;
-      // Most values are strings: skipped without skipValue's call and its test of every kind.
-      i = b[i] === QUOTE ? skipString(b, i) : skipValue(b, i);
-      if (member !== undefined) columns[member.column]![at] = member.presence ? presence(b, valueStart, i) : readValue(b, text, valueStart, i);
-      i = separator(b, i, CLOSE_BRACE);
-      if (i < 0) {
-        i = ~i;
-        break;
-      }
-    }
-  }
-  i++;
-  into.spans[2 * at] = start;
-  into.spans[2 * at + 1] = i;
-  into.count = at + 1;
-  return i;
-}
-
-/** The member a key names, when it is one of `wanted` (the string just skipped, so `escaped` is its own). */
-function wantedMember(b: Uint8Array, text: Buffer, start: number, end: number, wanted: WantedSet): Wanted | undefined {
-  if (escaped) {
-    // A key spelt with escapes (`"\u0069d"`) is the same key to JSON.parse.
-    const key = JSON.parse(text.toString('utf8', start, end)) as string;
-    return wanted.all.find((w) => w.name === key);
-  }
-  const length = end - start - 2;
-  const candidates = length < wanted.byLength.length ? wanted.byLength[length] : undefined;
-  if (candidates === undefined) return undefined;
-  for (let c = 0; c < candidates.length; c++) {
-    const member = candidates[c]!;
-    const bytes = member.bytes;
-    let k = 0;
-    while (k < length && b[start + 1 + k] === bytes[k]) k++;
-    if (k === length) return member;
-  }
-  return undefined;
-}
-
-/** The value at [start, end) (just skipped): a string without escapes is decoded directly, anything else parsed. */
-function readValue(b: Uint8Array, text: Buffer, start: number, end: number): unknown {
-  if (b[start] === QUOTE && !escaped) return text.toString('utf8', start + 1, end - 1);
+function readValue(text: Buffer, start: number, end: number): unknown {
+  if (end < 0) return JSON.parse(text.toString('utf8', start, -end));
+  if (text[start] === QUOTE) return text.toString('utf8', start + 1, end - 1);
   return JSON.parse(text.toString('utf8', start, end));
 }
 
-/** Whether the value at [start, end) is blank (null or ""): null or "" themselves, `true` for any other. */
-function presence(b: Uint8Array, start: number, end: number): unknown {
-  if (b[start] === 0x6e) return null;
-  return b[start] === QUOTE && end === start + 2 ? '' : true;
-}
-
-// ---- checking JSON as JSON.parse does, without building it -------------------------------------
-
-/** Index just past the JSON value at `i`; throws `unexpected` where JSON.parse would throw. */
-function skipValue(b: Uint8Array, i: number): number {
-  const c = b[i];
-  if (c === QUOTE) return skipString(b, i);
-  if (c === OPEN_BRACE) return skipObject(b, i);
-  if (c === OPEN_BRACKET) return skipArray(b, i);
-  if (c === 0x74) return skipWord(b, i, 'true');
-  if (c === 0x66) return skipWord(b, i, 'false');
-  if (c === 0x6e) return skipWord(b, i, 'null');
-  return skipNumber(b, i);
-}
-
-function skipObject(b: Uint8Array, i: number): number {
-  i = skipSpace(b, i + 1);
-  if (b[i] === CLOSE_BRACE) return i + 1;
-  for (;;) {
-    i = skipSpace(b, skipString(b, i));
-    if (b[i] !== COLON) throw unexpected;
-    i = separator(b, skipValue(b, skipSpace(b, i + 1)), CLOSE_BRACE);
-    if (i < 0) return ~i + 1;
-  }
-}
-
-function skipArray(b: Uint8Array, i: number): number {
-  i = skipSpace(b, i + 1);
-  if (b[i] === CLOSE_BRACKET) return i + 1;
-  for (;;) {
-    i = separator(b, skipValue(b, i), CLOSE_BRACKET);
-    if (i < 0) return ~i + 1;
-  }
-}
-
-/**
- * After a member or an element: the index of the next one, past the comma, or `~index` (negative)
- * of the `close` that ends the object or array; throws at anything else.
- */
-function separator(b: Uint8Array, i: number, close: number): number {
-  i = skipSpace(b, i);
-  if (b[i] === COMMA) return skipSpace(b, i + 1);
-  if (b[i] === close) return ~i;
-  throw unexpected;
-}
-
-/** Index just past the string opening at `i`: no raw control character, only JSON's escapes. */
-function skipString(b: Uint8Array, i: number): number {
-  if (b[i] !== QUOTE) throw unexpected;
-  escaped = false;
-  for (i++; ; i++) {
-    // Run to the closing quote, an escape or a raw control character: four bytes at a time while
-    // none of them is one (each test below is 0x80 in a byte of the word where that byte is one of
-    // them; a borrow can only mark a byte after one that is), then byte by byte. Compared, not looked
-    // up in a table of stops: ~10% less of a 1,000-row scan (most of whose bytes are inside strings).
-    const last = b.length - 4;
-    while (i <= last) {
-      const w = words.getUint32(i, true);
-      const quote = w ^ 0x22222222;
-      const backslash = w ^ 0x5c5c5c5c;
-      if (((((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash) | ((w - 0x20202020) & ~w)) & 0x80808080) !== 0) break;
-      i += 4;
-    }
-    let c = b[i]!;
-    while (c !== QUOTE && c !== BACKSLASH && c >= 0x20) c = b[++i]!;
-    if (c === QUOTE) return i + 1;
-    if (c !== BACKSLASH) throw unexpected; // a control character, or the end of the body (undefined)
-    escaped = true;
-    const e = b[++i];
-    if (e === 0x75) {
-      for (let k = 1; k <= 4; k++) if (!isHex(b[i + k])) throw unexpected;
-      i += 4;
-    } else if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) {
-      throw unexpected;
-    }
-  }
-}
-
-function skipWord(b: Uint8Array, i: number, word: string): number {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) throw unexpected;
-  return i + word.length;
-}
-
-/** JSON's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
-function skipNumber(b: Uint8Array, i: number): number {
-  if (b[i] === MINUS) i++;
-  if (b[i] === ZERO) i++;
-  else if (isDigit(b[i])) while (isDigit(b[i])) i++;
-  else throw unexpected;
-  if (b[i] === DOT) {
-    i++;
-    if (!isDigit(b[i])) throw unexpected;
-    while (isDigit(b[i])) i++;
-  }
-  if (b[i] === 0x65 || b[i] === 0x45) {
-    i++;
-    if (b[i] === PLUS || b[i] === MINUS) i++;
-    if (!isDigit(b[i])) throw unexpected;
-    while (isDigit(b[i])) i++;
-  }
-  return i;
-}
-
-function isDigit(c: number | undefined): boolean {
-  return c !== undefined && c >= ZERO && c <= NINE;
-}
-
-function isHex(c: number | undefined): boolean {
-  return c !== undefined && ((c >= ZERO && c <= NINE) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
-}
-
-function skipSpace(b: Uint8Array, i: number): number {
-  // Never read past the end (the scan's last call is there): a byte read past it is undefined, and one
-  // such comparison is enough for V8 to compare every byte here, where this is inlined, generically.
-  const n = b.length;
-  for (; i < n; i++) {
-    const c = b[i]!;
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
-  }
-  return i;
+/** Whether the value at [start, `end`) is blank (null or ""): null or "" themselves, `true` for any other. */
+function presence(text: Buffer, start: number, end: number): unknown {
+  if (text[start] === 0x6e) return null;
+  return text[start] === QUOTE && end === start + 2 ? '' : true;
 }

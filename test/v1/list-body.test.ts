@@ -101,13 +101,14 @@ describe('readListAnswer', () => {
   });
 
   it('finds a string\'s end, an escape or a control character wherever it falls among the bytes read at once, to the body\'s end', () => {
-    // Strings are run through four bytes at a time: each stop, and each byte either side of a stop's value,
-    // at every place in the word, in a member read and in one passed over, whole and cut short.
+    // Strings are run through sixteen bytes at a time: each stop, and each byte either side of a stop's
+    // value, at every place in the first two blocks, in a member read and in one passed over, whole and cut short.
     const STOPS = ['\\"', '\\\\', '\\n', '\\u0041', '\t', '\u0000', '\u001f', ' ', '!', '#', '[', ']', '\u007f', 'é', '\u{1F600}'];
+    const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ';
     const texts: string[] = [];
-    for (let before = 0; before <= 9; before++) {
+    for (let before = 0; before <= 33; before++) {
       for (const stop of STOPS) {
-        const value = `${'abcdefghi'.slice(0, before)}${stop}xyz`;
+        const value = `${LETTERS.slice(0, before)}${stop}xyz`;
         texts.push(`{"items": [{"id": "${value}", "name": "${value}"}, {"name": "${value}", "id": "b"}]}`);
       }
     }
