@@ -17,8 +17,8 @@ const MORE: i32 = 1;
 /** A row's status from rows(): the array ended; rowsNext() is ~ the index of its `]`. */
 const ENDED: i32 = 0;
 
-/** The most wanted members, and the longest name of one in bytes. */
-const MAX_WANTED: i32 = 16;
+/** The most wanted members, and the longest name of one in bytes (the memory below holds their slots). */
+const MAX_WANTED: i32 = 64;
 const MAX_NAME: i32 = 64;
 /** Nesting past this gives up (the whole parse decides): the skip recurses once a level. */
 const MAX_DEPTH: i32 = 512;
@@ -41,6 +41,14 @@ let escaped: bool = false;
 let depth: i32 = 0;
 let next: i32 = 0;
 let written: i32 = 0;
+
+export function maxWanted(): i32 {
+  return MAX_WANTED;
+}
+
+export function maxName(): i32 {
+  return MAX_NAME;
+}
 
 export function keysAt(): usize {
   return LENGTHS;

@@ -14,7 +14,7 @@
  * reads what it finds into columns. Pure.
  */
 import { asBuffer, CLOSE_BRACE, CLOSE_BRACKET, COLON, OPEN_BRACE, OPEN_BRACKET, parseJsonBytes, QUOTE } from './json-body.ts';
-import { ENDED, FAILED, FAILED_SEPARATOR, listScan, type ListScan, MAX_NAME, MAX_WANTED, MORE } from './list-scan.ts';
+import { ENDED, FAILED, FAILED_SEPARATOR, listScan, type ListScan, MORE } from './list-scan.ts';
 
 type Json = Record<string, unknown>;
 
@@ -321,9 +321,10 @@ function wantedOf(members: readonly string[], presence: readonly string[]): Want
   const wanted = named.filter((w, i) => named.findIndex((o) => o.name === w.name) === i);
   const all = wanted.map((w, column) => ({ ...w, column }));
   // The module matches keys against ASCII names (a key spelt with escapes is decoded only so far), in
-  // slots of its own size; any other name is left to the whole parse.
+  // slots of its own; with any other name, or more than it holds, the whole parse reads the list.
+  if (all.some((w) => !/^[\x00-\x7f]*$/.test(w.name))) return undefined;
   const names = all.map((w) => Buffer.from(w.name, 'latin1'));
-  if (names.length > MAX_WANTED || all.some((w) => !/^[\x00-\x7f]*$/.test(w.name) || w.name.length > MAX_NAME)) return undefined;
+  if (!listScan?.fits(names)) return undefined;
   return { all, names };
 }
 

@@ -20,10 +20,6 @@ export const FAILED_SEPARATOR = -(2 ** 31);
 export const ENDED = 0;
 export const MORE = 1;
 
-/** The most members a scan reads, the longest name of one (bytes), as wasm/list-scan.ts lays out its memory. */
-export const MAX_WANTED = 16;
-export const MAX_NAME = 64;
-
 /** Zero bytes after a body, where the module's loops stop (wasm/list-scan.ts, `at`). */
 const SLACK = 16;
 const PAGE = 65536;
@@ -41,6 +37,8 @@ interface WebAssemblyApi {
 
 interface Exports {
   memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  maxWanted(): number;
+  maxName(): number;
   keysAt(): number;
   namesAt(): number;
   outAt(): number;
@@ -86,7 +84,13 @@ export class ListScan {
     this.#bytes = new Uint8Array(buffer);
   }
 
-  /** Copies `body` in and sets the members rows are read for (each name's bytes, ASCII, at most MAX_NAME). */
+  /** Whether the module reads rows for these members' names (ASCII): few enough, none too long for its slots. */
+  fits(names: readonly Uint8Array[]): boolean {
+    const most = this.#x.maxName();
+    return names.length <= this.#x.maxWanted() && names.every((name) => name.length <= most);
+  }
+
+  /** Copies `body` in and sets the members rows are read for (names that `fits`). */
   load(body: Uint8Array, names: readonly Uint8Array[]): void {
     const x = this.#x;
     const needed = this.#input + body.length + SLACK;
@@ -101,7 +105,7 @@ export class ListScan {
     const at = x.namesAt();
     for (let k = 0; k < names.length; k++) {
       this.#ints[lengths + k] = names[k]!.length;
-      this.#bytes.set(names[k]!, at + k * MAX_NAME);
+      this.#bytes.set(names[k]!, at + k * x.maxName());
     }
     x.setWanted(names.length);
   }

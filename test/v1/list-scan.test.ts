@@ -54,6 +54,14 @@ describe('the list scan module', () => {
     expect(read.whole(12_345)).toEqual(large[12_345]);
   });
 
+  it('reads rows for as many members as a mapping names, and leaves more than it holds to the whole parse', () => {
+    const row = Object.fromEntries(Array.from({ length: 100 }, (_, k) => [`member${k}`, k]));
+    const body = list([row, row]);
+    const names = (n: number) => Array.from({ length: n }, (_, k) => `member${k}`);
+    expect(rowsOf(readListAnswer(body, names(60))).partialRow(1)).toEqual(Object.fromEntries(names(60).map((name, k) => [name, k])));
+    expect(readListAnswer(body, names(100))).toEqual(JSON.parse(body.toString()));
+  });
+
   it('leaves values nested past its depth to the whole parse, which reads them as JSON.parse does', () => {
     const nested = (depth: number) => `{"items":[{"id":"a","deep":${'['.repeat(depth)}${']'.repeat(depth)}}]}`;
     expect(rowsOf(readListAnswer(Buffer.from(nested(500)), ['id'])).row(0)).toEqual({ id: 'a' });
