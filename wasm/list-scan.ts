@@ -18,20 +18,21 @@ const MORE: i32 = 1;
 const ENDED: i32 = 0;
 
 /** The most wanted members, and the longest name of one in bytes (the memory below holds their slots). */
-const MAX_WANTED: i32 = 64;
-const MAX_NAME: i32 = 64;
+export const MAX_WANTED: i32 = 64;
+export const MAX_NAME: i32 = 64;
 /** Nesting past this gives up (the whole parse decides): the skip recurses once a level. */
 const MAX_DEPTH: i32 = 512;
 
 const QUOTE: u8 = 0x22;
 const BACKSLASH: u8 = 0x5c;
 
-// The layout: the wanted names' lengths, their bytes, the rows written, then the body.
-const LENGTHS: usize = (__heap_base + 15) & ~15;
-const NAMES: usize = LENGTHS + MAX_WANTED * 4;
-const OUT: usize = NAMES + MAX_WANTED * MAX_NAME;
+// The layout: the wanted names' lengths (an i32 each), their bytes (MAX_NAME each), the rows written,
+// then the body. Exported, as the module's limits are, so its caller reads them from here.
+export const LENGTHS: usize = (__heap_base + 15) & ~15;
+export const NAMES: usize = LENGTHS + MAX_WANTED * 4;
+export const OUT: usize = NAMES + MAX_WANTED * MAX_NAME;
 const OUT_BYTES: usize = 256 * 1024;
-const INPUT: usize = OUT + OUT_BYTES;
+export const INPUT: usize = OUT + OUT_BYTES;
 
 let wantedCount: i32 = 0;
 /** One past the body's last byte, as an address. */
@@ -42,38 +43,16 @@ let depth: i32 = 0;
 let next: i32 = 0;
 let written: i32 = 0;
 
-export function maxWanted(): i32 {
-  return MAX_WANTED;
-}
-
-export function maxName(): i32 {
-  return MAX_NAME;
-}
-
-export function keysAt(): usize {
-  return LENGTHS;
-}
-
-export function namesAt(): usize {
-  return NAMES;
-}
-
-export function outAt(): usize {
-  return OUT;
-}
-
-export function inputAt(): usize {
-  return INPUT;
-}
-
-/** After writing `count` names (lengths at keysAt(), bytes at namesAt() + MAX_NAME·k). */
+/** After writing `count` names (lengths at LENGTHS, bytes at NAMES + MAX_NAME·k). */
 export function setWanted(count: i32): void {
   wantedCount = count;
 }
 
-/** After copying a body of `length` bytes to inputAt(), and sixteen zero bytes after it. */
+/** After copying a body of `length` bytes to INPUT, and sixteen zero bytes after it. */
 export function setInput(length: i32): void {
   limit = INPUT + <usize>length;
+  // A trap (the stack run out) leaves the skip's depth where it was: each body starts from none.
+  depth = 0;
 }
 
 export function rowsNext(): i32 {
@@ -82,10 +61,6 @@ export function rowsNext(): i32 {
 
 export function rowsWritten(): i32 {
   return written;
-}
-
-export function wasEscaped(): bool {
-  return escaped;
 }
 
 /**
@@ -150,9 +125,9 @@ export function skipString(i: i32): i32 {
   }
 }
 
-function skipWord(i: i32, word: u32, length: i32): i32 {
+function skipWord(i: i32, word: u64, length: i32): i32 {
   // `word`: the word's bytes, first in the lowest byte.
-  for (let k = 0; k < length; k++) if (<u32>at(i + k) != ((word >> (8 * k)) & 0xff)) return FAILED;
+  for (let k = 0; k < length; k++) if (<u64>at(i + k) != ((word >> (8 * <u64>k)) & 0xff)) return FAILED;
   return i + length;
 }
 
@@ -181,26 +156,25 @@ export function skipValue(i: i32): i32 {
   const c = at(i);
   if (c == QUOTE) return skipString(i);
   if (c == 0x7b || c == 0x5b) {
-    if (++depth > MAX_DEPTH) {
-      depth = 0;
-      return FAILED;
-    }
+    if (depth == MAX_DEPTH) return FAILED;
+    depth++;
     const end = c == 0x7b ? skipObject(i) : skipArray(i);
     depth--;
     return end;
   }
   if (c == 0x74) return skipWord(i, 0x65757274, 4); // true
-  if (c == 0x66) return skipWord(i, 0x736c6166, 4) == FAILED || at(i + 4) != 0x65 ? FAILED : i + 5; // false
+  if (c == 0x66) return skipWord(i, 0x65736c6166, 5); // false
   if (c == 0x6e) return skipWord(i, 0x6c6c756e, 4); // null
   return skipNumber(i);
 }
+
+/** separator's answer at anything but a comma or the closing byte (every index and ~index is above it). */
+const FAILED_SEPARATOR: i32 = i32.MIN_VALUE;
 
 /**
  * After a member or an element at `i`: the index of the next one, past the comma; ~ the index of the
  * `close` that ends the object or array (negative); or FAILED_SEPARATOR at anything else.
  */
-const FAILED_SEPARATOR: i32 = i32.MIN_VALUE;
-
 export function separator(i: i32, close: u8): i32 {
   i = skipSpace(i);
   const c = at(i);
@@ -348,7 +322,6 @@ export function rows(i: i32, most: i32): i32 {
   const room = <i32>(OUT_BYTES / stride);
   if (most > room) most = room;
   written = 0;
-  depth = 0;
   let out = OUT;
   while (true) {
     if (at(i) != 0x7b) return FAILED;

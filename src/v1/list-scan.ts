@@ -35,19 +35,23 @@ interface WebAssemblyApi {
   Instance: new (module: object) => { exports: unknown };
 }
 
+/** An exported constant of the module: its limits, and where each part of its memory starts. */
+interface Constant {
+  readonly value: number;
+}
+
 interface Exports {
   memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
-  maxWanted(): number;
-  maxName(): number;
-  keysAt(): number;
-  namesAt(): number;
-  outAt(): number;
-  inputAt(): number;
+  MAX_WANTED: Constant;
+  MAX_NAME: Constant;
+  LENGTHS: Constant;
+  NAMES: Constant;
+  OUT: Constant;
+  INPUT: Constant;
   setWanted(count: number): void;
   setInput(length: number): void;
   rowsNext(): number;
   rowsWritten(): number;
-  wasEscaped(): number;
   skipSpace(i: number): number;
   skipString(i: number): number;
   skipValue(i: number): number;
@@ -73,8 +77,8 @@ export class ListScan {
 
   #fresh(): void {
     this.#x = new this.#api.Instance(this.#module).exports as unknown as Exports;
-    this.#input = this.#x.inputAt();
-    this.#out = this.#x.outAt();
+    this.#input = this.#x.INPUT.value;
+    this.#out = this.#x.OUT.value;
     this.#views();
   }
 
@@ -86,8 +90,8 @@ export class ListScan {
 
   /** Whether the module reads rows for these members' names (ASCII): few enough, none too long for its slots. */
   fits(names: readonly Uint8Array[]): boolean {
-    const most = this.#x.maxName();
-    return names.length <= this.#x.maxWanted() && names.every((name) => name.length <= most);
+    const most = this.#x.MAX_NAME.value;
+    return names.length <= this.#x.MAX_WANTED.value && names.every((name) => name.length <= most);
   }
 
   /** Copies `body` in and sets the members rows are read for (names that `fits`). */
@@ -101,11 +105,12 @@ export class ListScan {
     this.#bytes.set(body, this.#input);
     this.#bytes.fill(0, this.#input + body.length, this.#input + body.length + SLACK);
     x.setInput(body.length);
-    const lengths = x.keysAt() / 4;
-    const at = x.namesAt();
+    const lengths = x.LENGTHS.value / 4;
+    const at = x.NAMES.value;
+    const slot = x.MAX_NAME.value;
     for (let k = 0; k < names.length; k++) {
       this.#ints[lengths + k] = names[k]!.length;
-      this.#bytes.set(names[k]!, at + k * x.maxName());
+      this.#bytes.set(names[k]!, at + k * slot);
     }
     x.setWanted(names.length);
   }
@@ -124,13 +129,9 @@ export class ListScan {
     return this.#x.skipSpace(i);
   }
 
-  /** Index just past the string at `i`, or FAILED; `escaped` then says whether it held an escape. */
+  /** Index just past the string at `i`, or FAILED. */
   skipString(i: number): number {
     return this.#x.skipString(i);
-  }
-
-  get escaped(): boolean {
-    return this.#x.wasEscaped() !== 0;
   }
 
   skipValue(i: number): number {
@@ -144,7 +145,7 @@ export class ListScan {
 
   /**
    * Scans the rows (objects) of an array from its element at `i`, at most `most` of them: ENDED, MORE
-   * or FAILED. The rows written are read with `written`, `next` and `record`.
+   * or FAILED. The rows written are read with `written`, `next` and `records`.
    */
   rows(i: number, most: number): number {
     return this.#x.rows(i, most);
