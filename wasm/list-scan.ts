@@ -1,7 +1,7 @@
 // The scan of a v1 list answer's rows, in AssemblyScript, compiled to src/v1/list-scan.wasm
 // (`npm run wasm`). src/v1/list-body.ts drives it and says what the scan is for; this is its byte loop.
 //
-// The body is copied into this module's memory at inputAt() and read there; positions given and
+// The body is copied into this module's memory at INPUT and read there; positions given and
 // answered are indices into the body (0 = its first byte). What is checked is what JSON.parse
 // checks, so a body this accepts JSON.parse accepts, and the other way round: where the scan
 // answers FAILED the caller parses the body whole, and that decides.
@@ -311,7 +311,7 @@ function scanRow(i: i32, out: usize): i32 {
 }
 
 /**
- * The rows of an array from its element at `i` on, each an object, written from outAt() on (a row's
+ * The rows of an array from its element at `i` on, each an object, written from OUT on (a row's
  * record as scanRow writes it, 2 + 2·wanted i32s), at most `most` of them and as many as the output
  * holds. Answers ENDED (rowsNext() is ~ the index of the array's `]`), MORE (rowsNext() is the next
  * element's index), or FAILED (an element is not an object, or the JSON is not JSON); rowsWritten()
